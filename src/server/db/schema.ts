@@ -1,0 +1,517 @@
+// The whole domain in one Drizzle schema. Migrations under ./migrations are generated from it
+// (`npm run db:generate`) and applied on start, on PGlite and on PostgreSQL alike.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  char,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+// ---------------------------------------------------------------- geography
+
+export const countries = pgTable('countries', {
+  code: char('code', { length: 2 }).primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  lat: doublePrecision('lat'),
+  lng: doublePrecision('lng'),
+});
+
+export const cities = pgTable(
+  'cities',
+  {
+    // GeoNames id, so a re-import keeps references stable.
+    id: integer('id').primaryKey(),
+    countryCode: char('country_code', { length: 2 })
+      .notNull()
+      .references(() => countries.code),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+    timezone: text('timezone').notNull(),
+    population: integer('population').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('cities_country_slug').on(t.countryCode, t.slug),
+    index('cities_name_trgm').using('gin', sql`${t.name} gin_trgm_ops`),
+  ],
+);
+
+// ---------------------------------------------------------------- accounts
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['advertiser', 'admin'] })
+      .notNull()
+      .default('advertiser'),
+    status: text('status', { enum: ['active', 'suspended', 'deleted'] })
+      .notNull()
+      .default('active'),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }).notNull(),
+    termsAcceptedAt: ts('terms_accepted_at').notNull(),
+    emailVerifiedAt: ts('email_verified_at'),
+    mobile: text('mobile'),
+    mobileVerifiedAt: ts('mobile_verified_at'),
+    language: text('language').notNull().default('en'),
+    lastSeenAt: ts('last_seen_at'),
+    deletedAt: ts('deleted_at'),
+    // Set when deletion is requested; the purge job removes the data at this time (<= 14 days).
+    purgeAfter: ts('purge_after'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('accounts_email_lower').on(sql`lower(${t.email})`),
+    uniqueIndex('accounts_username_lower').on(sql`lower(${t.username})`),
+  ],
+);
+
+export const accountLinks = pgTable(
+  'account_links',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    linkedAccountId: integer('linked_account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.linkedAccountId] })],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    // SHA-256 of the cookie token: a leaked table does not leak usable sessions.
+    id: text('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    csrfToken: text('csrf_token').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('sessions_account').on(t.accountId)],
+);
+
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['email_verify', 'password_reset', 'mobile_pin', 'email_change'] }).notNull(),
+    // HMAC of the secret (link hash or PIN) with the server secret; never the secret itself.
+    tokenHash: text('token_hash').notNull(),
+    target: text('target'),
+    attempts: smallint('attempts').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('auth_tokens_account_purpose').on(t.accountId, t.purpose)],
+);
+
+// ---------------------------------------------------------------- profiles and listings
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    screenName: text('screen_name'),
+    heading: text('heading'),
+    about: text('about'),
+    gender: text('gender', { enum: ['female', 'male', 'trans'] }),
+    sexuality: text('sexuality', { enum: ['bi', 'gay', 'straight'] }),
+    services: text('services').array().notNull().default(sql`'{}'::text[]`),
+    personality: text('personality').array().notNull().default(sql`'{}'::text[]`),
+    languages: text('languages').array().notNull().default(sql`'{}'::text[]`),
+    currency: char('currency', { length: 3 }).notNull().default('EUR'),
+    phone: text('phone'),
+    landmark: text('landmark'),
+    cityId: integer('city_id').references(() => cities.id),
+    // Free-text area inside the city ("Soho"), shown as "City - Place".
+    place: text('place'),
+    adStatus: text('ad_status', { enum: ['visible', 'hidden'] })
+      .notNull()
+      .default('visible'),
+    commentsEnabled: boolean('comments_enabled').notNull().default(true),
+    dominatrix: boolean('dominatrix').notNull().default(false),
+    links: jsonb('links').$type<{ messenger?: Record<string, string>; crypto?: Record<string, string>; social?: Record<string, string> }>().notNull().default({}),
+    availability: jsonb('availability').$type<Record<string, { from: string; until: string } | null>>().notNull().default({}),
+    rates: jsonb('rates').$type<{ incall?: Record<string, number | null>; outcall?: Record<string, number | null> }>().notNull().default({}),
+    complete: boolean('complete').notNull().default(false),
+    flagged: boolean('flagged').notNull().default(false),
+    verificationStatus: text('verification_status', { enum: ['none', 'pending', 'verified', 'declined'] })
+      .notNull()
+      .default('none'),
+    verifiedAt: ts('verified_at'),
+    // Derived: complete AND visible AND not flagged AND account active. Kept by the profile service
+    // so the directory query filters on one indexed column.
+    listed: boolean('listed').notNull().default(false),
+    views: integer('views').notNull().default(0),
+    // Lower-cased, unaccented name, heading, city and services; maintained by the profile service
+    // (unaccent() is not immutable, so it cannot sit in an index expression).
+    searchText: text('search_text').notNull().default(''),
+    avatarMediaId: integer('avatar_media_id'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('profiles_screen_name_lower').on(sql`lower(${t.screenName})`),
+    index('profiles_search_trgm').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
+);
+
+export const listings = pgTable(
+  'listings',
+  {
+    id: serial('id').primaryKey(),
+    profileId: integer('profile_id')
+      .notNull()
+      .references(() => profiles.userId, { onDelete: 'cascade' }),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id),
+    // Denormalised from the city so a country page is one index range scan.
+    countryCode: char('country_code', { length: 2 }).notNull(),
+    kind: text('kind', { enum: ['home', 'additional'] }).notNull(),
+    bumpedAt: ts('bumped_at').notNull().defaultNow(),
+    tourFrom: date('tour_from', { mode: 'string' }),
+    tourUntil: date('tour_until', { mode: 'string' }),
+    expiresAt: ts('expires_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('listings_city_rank').on(t.cityId, t.bumpedAt.desc(), t.id),
+    index('listings_country_rank').on(t.countryCode, t.bumpedAt.desc(), t.id),
+    index('listings_profile').on(t.profileId),
+  ],
+);
+
+export const media = pgTable(
+  'media',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['avatar', 'gallery', 'video', 'portrait'] }).notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] })
+      .notNull()
+      .default('approved'),
+    position: integer('position').notNull().default(0),
+    // Key in the media store; variants are derived keys by size.
+    storageKey: text('storage_key').notNull(),
+    variants: jsonb('variants').$type<Record<string, string>>().notNull().default({}),
+    mime: text('mime').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    bytes: integer('bytes').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('media_user_type').on(t.userId, t.type, t.position)],
+);
+
+export const verificationRequests = pgTable(
+  'verification_requests',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'verified', 'declined'] })
+      .notNull()
+      .default('pending'),
+    // Key in the private store (never under a public URL); null once deleted.
+    photoIdKey: text('photo_id_key'),
+    declineReason: text('decline_reason'),
+    decidedBy: integer('decided_by').references(() => accounts.id),
+    decidedAt: ts('decided_at'),
+    photoIdDeleteAfter: ts('photo_id_delete_after'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('verification_status').on(t.status, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- money
+
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: serial('id').primaryKey(),
+    // user: an advertiser's credits; cash: money received from providers; revenue: credits spent;
+    // adjustments: admin corrections.
+    kind: text('kind', { enum: ['user', 'cash', 'revenue', 'adjustments'] }).notNull(),
+    userId: integer('user_id').references(() => accounts.id),
+    // Cached sum of the entries, updated in the same transaction as the entries.
+    balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [uniqueIndex('ledger_accounts_kind_user').on(t.kind, sql`coalesce(${t.userId}, 0)`)],
+);
+
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: ['load', 'purchase', 'adjustment', 'auto_topup', 'refund'] }).notNull(),
+    paymentId: integer('payment_id'),
+    orderId: integer('order_id'),
+    createdBy: integer('created_by').references(() => accounts.id),
+    memo: text('memo'),
+    createdAt: createdAt(),
+  },
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    ledgerAccountId: integer('ledger_account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    // Signed minor units; the entries of one transaction sum to zero.
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ledger_entries_account').on(t.ledgerAccountId, t.id)],
+);
+
+export const products = pgTable('products', {
+  id: serial('id').primaryKey(),
+  code: text('code', { enum: ['standard_topup', 'additional_location'] })
+    .notNull()
+    .unique(),
+  name: text('name').notNull(),
+  price: integer('price').notNull(),
+  durationDays: integer('duration_days'),
+  active: boolean('active').notNull().default(true),
+});
+
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    uid: text('uid').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    productCode: text('product_code').notNull(),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('cart_items_user').on(t.userId)],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => accounts.id),
+    total: integer('total').notNull(),
+    items: jsonb('items').$type<Array<{ uid: string; productCode: string; price: number; params: Record<string, unknown> }>>().notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'failed'] }).notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    paymentId: integer('payment_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey)],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => accounts.id),
+    method: text('method', { enum: ['card', 'crypto', 'bank'] }).notNull(),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref'),
+    amount: integer('amount').notNull(),
+    currency: char('currency', { length: 3 }).notNull(),
+    status: text('status', { enum: ['pending', 'requires_action', 'succeeded', 'failed'] }).notNull(),
+    idempotencyKey: text('idempotency_key'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    settledAt: ts('settled_at'),
+  },
+  (t) => [
+    uniqueIndex('payments_idempotency').on(t.userId, t.idempotencyKey),
+    index('payments_provider_ref').on(t.provider, t.providerRef),
+  ],
+);
+
+export const autoTopupTimers = pgTable(
+  'auto_topup_timers',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    // ISO weekdays 1 (Monday) .. 7 (Sunday).
+    weekdays: smallint('weekdays').array().notNull(),
+    localTime: text('local_time').notNull(),
+    weeklyBudget: integer('weekly_budget'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index('auto_topup_timers_user').on(t.userId)],
+);
+
+export const autoTopupRuns = pgTable(
+  'auto_topup_runs',
+  {
+    id: serial('id').primaryKey(),
+    timerId: integer('timer_id')
+      .notNull()
+      .references(() => autoTopupTimers.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    slotAt: ts('slot_at').notNull(),
+    status: text('status', { enum: ['succeeded', 'failed', 'missed', 'skipped_budget'] }).notNull(),
+    reason: text('reason'),
+    amount: integer('amount').notNull().default(0),
+    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  // Exactly once per slot, however many workers race for it.
+  (t) => [uniqueIndex('auto_topup_runs_slot').on(t.timerId, t.slotAt)],
+);
+
+// ---------------------------------------------------------------- jobs, community, stats, audit
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    runAt: ts('run_at').notNull().defaultNow(),
+    lockedUntil: ts('locked_until'),
+    attempts: integer('attempts').notNull().default(0),
+    status: text('status', { enum: ['queued', 'done', 'failed'] })
+      .notNull()
+      .default('queued'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('jobs_due').on(t.status, t.runAt)],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: serial('id').primaryKey(),
+    profileId: integer('profile_id')
+      .notNull()
+      .references(() => profiles.userId, { onDelete: 'cascade' }),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [index('comments_profile').on(t.profileId, t.createdAt)],
+);
+
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: serial('id').primaryKey(),
+    profileId: integer('profile_id').references(() => profiles.userId, { onDelete: 'set null' }),
+    reason: text('reason').notNull(),
+    message: text('message'),
+    contact: text('contact'),
+    // Higher first in the admin queue: safeguarding reasons get the top priority.
+    priority: smallint('priority').notNull().default(0),
+    status: text('status', { enum: ['open', 'resolved'] })
+      .notNull()
+      .default('open'),
+    reporterHash: text('reporter_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('feedback_queue').on(t.status, t.priority.desc(), t.createdAt)],
+);
+
+export const notices = pgTable(
+  'notices',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    readAt: ts('read_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notices_user').on(t.userId, t.createdAt)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: integer('actor_id').references(() => accounts.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetUserId: integer('target_user_id'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_target').on(t.targetUserId, t.createdAt)],
+);
+
+export const profileStatsDaily = pgTable(
+  'profile_stats_daily',
+  {
+    profileId: integer('profile_id')
+      .notNull()
+      .references(() => profiles.userId, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    impressions: integer('impressions').notNull().default(0),
+    views: integer('views').notNull().default(0),
+    phoneReveals: integer('phone_reveals').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.day] })],
+);
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+});

@@ -1,0 +1,35 @@
+// The wire format of errors (spec section 8) shared by server and client.
+import { z } from 'zod';
+
+/** 422: heading plus messages per field. */
+export const ValidationErrorBody = z.object({
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())),
+});
+export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
+
+/** 401, 403, 404, 429 and every other error: a message only. */
+export const MessageBody = z.object({ message: z.string() });
+export type MessageBody = z.infer<typeof MessageBody>;
+
+export const VALIDATION_MESSAGE = 'The given data was invalid.';
+
+export const blankMessage = (label: string) => `${label} can't be blank!`;
+
+/**
+ * A response of type notification raises a notice in the client (spec section 7).
+ * Routes answer `{ type: 'notification', ... }` and the client shows the notification dialog.
+ */
+export const NotificationBody = z.object({
+  type: z.literal('notification'),
+  title: z.string().optional(),
+  message: z.string(),
+  icon: z.enum(['success', 'error', 'warning', 'info']).optional(),
+  path: z.string().optional(),
+  reload: z.boolean().optional(),
+});
+export type NotificationBody = z.infer<typeof NotificationBody>;
+
+export function notification(message: string, extra: Omit<NotificationBody, 'type' | 'message'> = {}): NotificationBody {
+  return { type: 'notification', message, ...extra };
+}

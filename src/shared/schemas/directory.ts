@@ -1,0 +1,117 @@
+// Calls of the public directory (spec section 7, "App and directory").
+import { z } from 'zod';
+import { CATEGORIES, FEEDBACK_REASONS, SEARCH_MIN_CHARS, SLUG_PATTERN } from '../constants';
+
+const slug = z.string().regex(SLUG_PATTERN, 'Use lowercase letters and hyphens only.');
+
+export const DirectoryFilter = z.object({
+  category: z.enum(CATEGORIES).default('escorts'),
+  country: slug,
+  place: slug.optional(),
+});
+export type DirectoryFilter = z.infer<typeof DirectoryFilter>;
+
+export const PageQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
+
+/** One card of a directory list. */
+export const ProfileItem = z.object({
+  id: z.number(),
+  name: z.string(),
+  heading: z.string().nullable(),
+  avatar: z.string().nullable(),
+  verified: z.boolean(),
+  on_tour: z.boolean(),
+  /** Rank in this listing, 1 = top (DESIGN.md: bumped_at desc, then id). */
+  position: z.number().optional(),
+  user: z.object({
+    city: z.string().nullable(),
+    place: z.string().nullable(),
+    profile: z.string().nullable(),
+  }),
+});
+export type ProfileItem = z.infer<typeof ProfileItem>;
+
+export const DirectoryPage = z.object({
+  data: z.array(ProfileItem),
+  page: z.number(),
+  has_more: z.boolean(),
+  total: z.number(),
+});
+export type DirectoryPage = z.infer<typeof DirectoryPage>;
+
+export const Navigation = z.object({
+  category: z.enum(CATEGORIES),
+  country: z.object({ code: z.string(), slug: z.string(), name: z.string() }),
+  place: z.object({ id: z.number(), slug: z.string(), name: z.string() }).nullable(),
+  /** Cities of the country that have listings in this category, busiest first. */
+  places: z.array(z.object({ slug: z.string(), name: z.string(), count: z.number() })),
+  /** Listings per category in this country (and place). */
+  counts: z.record(z.string(), z.number()),
+  title: z.string(),
+});
+export type Navigation = z.infer<typeof Navigation>;
+
+export const CountryCount = z.object({ code: z.string(), slug: z.string(), name: z.string(), count: z.number() });
+export const CountriesResponse = z.object({ data: z.array(CountryCount) });
+
+export const SearchBody = z.object({
+  q: z
+    .string({ error: () => "Search can't be blank!" })
+    .trim()
+    .min(SEARCH_MIN_CHARS, `Search needs at least ${SEARCH_MIN_CHARS} characters.`)
+    .max(100),
+});
+
+export const RateTable = z.object({
+  incall: z.record(z.string(), z.number().int().nullable()),
+  outcall: z.record(z.string(), z.number().int().nullable()),
+});
+
+export const Profile = z.object({
+  user_id: z.number(),
+  title: z.string(),
+  view: z.string().optional(),
+  can_edit: z.boolean(),
+  screen_name: z.string(),
+  heading: z.string().nullable(),
+  about: z.string().nullable(),
+  gender: z.string().nullable(),
+  sexuality: z.string().nullable(),
+  services: z.array(z.string()),
+  personality: z.array(z.string()),
+  languages: z.array(z.string()),
+  currency: z.string(),
+  phone: z.string().nullable(),
+  landmark: z.string().nullable(),
+  city: z.object({ id: z.number(), name: z.string(), slug: z.string(), country: z.string(), country_slug: z.string() }).nullable(),
+  place: z.string().nullable(),
+  tours: z.array(z.object({ city: z.string(), from: z.string().nullable(), until: z.string().nullable() })),
+  comments_enabled: z.boolean(),
+  dominatrix: z.boolean(),
+  links: z.record(z.string(), z.record(z.string(), z.string())),
+  availability: z.record(z.string(), z.object({ from: z.string(), until: z.string() }).nullable()),
+  rates: RateTable,
+  verified: z.boolean(),
+  verified_at: z.string().nullable(),
+  views: z.number(),
+  /** Seconds since the owner was last seen; null when never. */
+  last_seen: z.number().nullable(),
+  avatar: z.string().nullable(),
+  gallery: z.array(z.object({ id: z.number(), url: z.string(), thumb: z.string() })),
+  video: z.string().nullable(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const FeedbackBody = z.object({
+  data: z.object({
+    profile_id: z.number().int().positive().optional(),
+    reason: z.enum(FEEDBACK_REASONS, { error: () => "Reason can't be blank!" }),
+    message: z.string().trim().max(2000).optional(),
+    contact: z.string().trim().max(200).optional(),
+  }),
+});
+
+export const ImpressionsBody = z.object({
+  /** Page address -> profile ids seen there. */
+  impressions: z.record(z.string().max(500), z.array(z.number().int().positive()).max(500)),
+});
