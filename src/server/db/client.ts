@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -43,12 +43,10 @@ export interface OpenOptions {
   url?: string;
   /** Directory of the PGlite data; absent means in memory (tests). */
   pgliteDir?: string;
-  /** Postgres schema to use (tests isolate themselves in one). */
-  searchPath?: string;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (opts.url) return openPostgres(opts.url, opts.searchPath);
+  if (opts.url) return openPostgres(opts.url);
   return openPglite(opts.pgliteDir);
 }
 
@@ -67,7 +65,7 @@ async function openPglite(dir?: string): Promise<Database> {
   try {
     const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm, unaccent } });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
-    await db.execute(sql`create extension if not exists pg_trgm; create extension if not exists unaccent;`);
+    await client.exec('create extension if not exists pg_trgm; create extension if not exists unaccent;');
     await migratePglite(db as never, { migrationsFolder });
     return {
       db,
@@ -83,25 +81,17 @@ async function openPglite(dir?: string): Promise<Database> {
   }
 }
 
-async function openPostgres(url: string, searchPath?: string): Promise<Database> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    options: searchPath ? `-c search_path=${searchPath},public` : undefined,
-  });
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   // Several instances (or test workers) may start at once: one migrates, the others wait.
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock(727001)');
-    if (searchPath) await client.query(`create schema if not exists "${searchPath}"`);
     await client.query(
       'create extension if not exists pg_trgm with schema public; create extension if not exists unaccent with schema public;',
     );
-    await migratePg(drizzlePg(client, { schema }) as never, {
-      migrationsFolder,
-      migrationsSchema: searchPath ? `${searchPath}_drizzle` : undefined,
-    });
+    await migratePg(drizzlePg(client, { schema }) as never, { migrationsFolder });
   } catch (err) {
     client.release();
     await pool.end();
@@ -116,4 +106,10 @@ async function openPostgres(url: string, searchPath?: string): Promise<Database>
       await pool.end();
     },
   };
+}
+
+/** Raw SQL returning rows; both drivers answer `{ rows }`. */
+export async function queryRows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
+  const res = (await db.execute(query)) as unknown as { rows: T[] };
+  return res.rows;
 }

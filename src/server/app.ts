@@ -1,0 +1,108 @@
+// buildApp() assembles the Fastify app from a context; main.ts listens, tests inject.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from './context';
+import { registerErrorHandler } from './plugins/error-handler';
+import { sessionPlugin } from './plugins/session';
+import { appRoutes } from './modules/app/app.routes';
+import { directoryRoutes } from './modules/directory/directory.routes';
+import { healthRoutes } from './modules/health/health.routes';
+
+export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLIENT_DIR = path.join(ROOT_DIR, 'dist/client');
+
+export interface BuildOptions {
+  logger?: boolean;
+  /** Serve the built SPA from dist/client (off in API tests). */
+  serveClient?: boolean;
+}
+
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ? { level: ctx.env.LOG_LEVEL } : false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    // Unicode-safe request ids are not needed; keep the default.
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: ctx.env.NODE_ENV === 'production',
+  });
+  // Limits are set per route (login, PIN...); in-process by default, Redis when REDIS_URL is set.
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 10 } });
+  await app.register(sessionPlugin, { ctx });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { ctx });
+      await api.register(appRoutes, { ctx });
+      await api.register(directoryRoutes, { ctx });
+    },
+    { prefix: '/api' },
+  );
+
+  const mediaRoot = path.join(ctx.env.dataDir, 'media', 'public');
+  fs.mkdirSync(mediaRoot, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: mediaRoot,
+    prefix: '/media/',
+    decorateReply: false,
+    maxAge: '30d',
+    immutable: true,
+  });
+
+  if (opts.serveClient) await registerClient(app);
+  return app;
+}
+
+async function registerClient(app: FastifyInstance) {
+  const indexFile = path.join(CLIENT_DIR, 'index.html');
+  if (!fs.existsSync(indexFile)) throw new Error(`The SPA is not built (${indexFile} missing): run npm run build.`);
+  const indexHtml = fs.readFileSync(indexFile, 'utf8');
+  await app.register(fastifyStatic, {
+    root: CLIENT_DIR,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    decorateReply: false,
+    setHeaders(res, file) {
+      // Section chunks carry a content hash and the ?v= build id: cache them for good.
+      if (file.includes(`${path.sep}dyn${path.sep}`)) (res as unknown as import("node:http").ServerResponse).setHeader('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    if (url.startsWith('/api/') || url.startsWith('/media/') || url.startsWith('/dyn/') || request.method !== 'GET') {
+      return reply.code(404).send({ message: 'Not found.' });
+    }
+    // Every other path is a client route; the SPA shows page-not-found for unknown ones.
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  });
+}

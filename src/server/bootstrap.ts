@@ -1,0 +1,55 @@
+// Opens what the app needs for an environment: database (PGlite or PostgreSQL), media store, secret.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from './context';
+import { openDatabase, type Database } from './db/client';
+import type { Env } from './env';
+import { LocalMediaStore } from './lib/media-store';
+import { CLIENT_DIR } from './app';
+
+export interface Runtime {
+  ctx: AppContext;
+  database: Database;
+  close(): Promise<void>;
+}
+
+function loadSecret(env: Env): string {
+  if (env.SESSION_SECRET) return env.SESSION_SECRET;
+  // Embedded default: one random secret per data directory, kept across restarts.
+  const file = path.join(env.dataDir, 'secret.key');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = crypto.randomBytes(32).toString('hex');
+    fs.mkdirSync(env.dataDir, { recursive: true });
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+export function readBuildId(): string {
+  try {
+    return fs.readFileSync(path.join(CLIENT_DIR, 'build-id.txt'), 'utf8').trim();
+  } catch {
+    return 'dev';
+  }
+}
+
+export async function openRuntime(env: Env, overrides: { inMemory?: boolean } = {}): Promise<Runtime> {
+  fs.mkdirSync(env.dataDir, { recursive: true });
+  const database = await openDatabase({
+    url: env.DATABASE_URL,
+    pgliteDir: overrides.inMemory ? undefined : path.join(env.dataDir, 'db'),
+  });
+  const ctx: AppContext = {
+    env,
+    db: database.db,
+    dbKind: database.kind,
+    media: new LocalMediaStore(path.join(env.dataDir, 'media')),
+    secret: loadSecret(env),
+    buildId: readBuildId(),
+    now: () => new Date(),
+  };
+  return { ctx, database, close: () => database.close() };
+}

@@ -1,0 +1,14 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context';
+
+export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get('/health', async (_req, reply) => {
+    try {
+      await ctx.db.execute(sql`select 1`);
+      return { status: 'ok', build: ctx.buildId, database: ctx.dbKind };
+    } catch {
+      return reply.code(503).send({ message: 'Database unavailable.' });
+    }
+  });
+};

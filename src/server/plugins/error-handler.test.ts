@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/helpers';
+import { seedGeo } from '../test/factories';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedGeo(t.ctx);
+});
+afterAll(() => t.close());
+
+describe('API error conventions (spec section 8)', () => {
+  it('answers a missing required field with the 422 envelope and the blank message', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/directory/getDirectory', payload: { category: 'female' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ message: 'The given data was invalid.', errors: { country: ["Country can't be blank!"] } });
+  });
+
+  it('names every invalid field', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/getDirectory',
+      payload: { category: 'robots', country: 'United Kingdom!' },
+    });
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(Object.keys(body.errors).sort()).toEqual(['category', 'country']);
+    expect(body.errors.country).toEqual(['Use lowercase letters and hyphens only.']);
+    const page = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/getDirectory?page=0',
+      payload: { country: 'united-kingdom' },
+    });
+    expect(page.statusCode).toBe(422);
+    expect(Object.keys(page.json().errors)).toEqual(['page']);
+  });
+
+  it('turns unreadable JSON into a 422, not a 500', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/getDirectory',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"country": ',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('The given data was invalid.');
+  });
+
+  it('answers unknown API paths and malformed ids with 404 {message}', async () => {
+    const a = await t.app.inject({ method: 'GET', url: '/api/no/such/call' });
+    expect(a.statusCode).toBe(404);
+    expect(a.json()).toEqual({ message: 'Not found.' });
+    const b = await t.app.inject({ method: 'GET', url: '/api/getProfile/abc' });
+    expect(b.statusCode).toBe(404);
+  });
+
+  it('answers 401 {message} to a signed-in-only call without a session', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/app/getData/1' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Unauthenticated.' });
+  });
+
+  it('never leaks a stack trace from a server error', async () => {
+    const { buildApp } = await import('../app');
+    const app = await buildApp(t.ctx);
+    app.get('/boom', async () => {
+      throw new Error('secret internals at /srv/db.ts:42');
+    });
+    const res = await app.inject({ method: 'GET', url: '/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toContain('secret internals');
+    expect(res.json()).toEqual({ message: 'Something went wrong on our side. Please try again.' });
+    await app.close();
+  });
+
+  it('reports health with the database kind', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ok', database: expect.stringMatching(/pglite|postgres/) });
+  });
+});

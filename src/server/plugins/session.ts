@@ -1,0 +1,88 @@
+// Resolves the signed-in account from the `sid` cookie and guards state-changing calls with CSRF.
+// The accounts module creates and destroys sessions; this plugin only reads them.
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { and, eq, gt } from 'drizzle-orm';
+import { accounts, sessions } from '../db/schema';
+import { forbidden, unauthenticated } from '../lib/errors';
+import type { AppContext } from '../context';
+
+export interface SessionUser {
+  id: number;
+  role: 'advertiser' | 'admin';
+  username: string;
+  sessionId: string;
+  csrfToken: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+}
+
+export const SESSION_COOKIE = 'sid';
+export const CSRF_COOKIE = 'csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+export function hashToken(token: string) {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const sessionPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
+  const { db } = opts.ctx;
+  app.decorateRequest('user', null);
+
+  app.addHook('onRequest', async (request) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token || token.length > 200) return;
+    const [row] = await db
+      .select({
+        id: accounts.id,
+        role: accounts.role,
+        username: accounts.username,
+        sessionId: sessions.id,
+        csrfToken: sessions.csrfToken,
+      })
+      .from(sessions)
+      .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+      .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, opts.ctx.now()), eq(accounts.status, 'active')))
+      .limit(1);
+    if (!row) return;
+    request.user = row;
+    // Double-submit check: the SPA echoes the csrf cookie in a header on every state-changing call.
+    if (!SAFE_METHODS.has(request.method) && request.url.startsWith('/api/')) {
+      const sent = request.headers[CSRF_HEADER];
+      if (typeof sent !== 'string' || !timingSafeEqual(sent, row.csrfToken)) {
+        throw forbidden('Your session token is missing or expired. Please reload the page.');
+      }
+    }
+  });
+});
+
+function timingSafeEqual(a: string, b: string) {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
+}
+
+export function requireUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw unauthenticated();
+  return request.user;
+}
+
+export function requireAdmin(request: FastifyRequest): SessionUser {
+  const user = requireUser(request);
+  if (user.role !== 'admin') throw forbidden();
+  return user;
+}
+
+/** `/edit/.../{id}` calls: the session must own `id`, or be an admin. */
+export function requireOwner(request: FastifyRequest, id: number): SessionUser {
+  const user = requireUser(request);
+  if (user.id !== id && user.role !== 'admin') throw forbidden();
+  return user;
+}

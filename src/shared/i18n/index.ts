@@ -1,0 +1,56 @@
+// i18next catalogues: ./<language>/<namespace>.json. A new namespace is one new file per language;
+// nothing here needs editing (the glob picks it up), so sections can add theirs in parallel.
+// Portuguese has no files of its own: it falls back to Spanish (spec section 1).
+//
+// `import.meta.glob` is a Vite feature: this module is for code that goes through Vite (the client
+// build and Vitest). Node code run by tsx reads the JSON files directly.
+import type { Language } from '../constants';
+
+export type Catalogue = { [key: string]: string | Catalogue };
+/** language -> namespace -> catalogue, the shape i18next calls "resources". */
+export type Resources = Record<string, Record<string, Catalogue>>;
+
+// Lazy on purpose: each catalogue becomes its own small chunk, so a visitor downloads only the
+// namespaces of the screens they open, in their language.
+const loaders = import.meta.glob<Catalogue>('./*/*.json', { import: 'default' });
+
+const parsePath = (file: string) => {
+  const match = /^\.\/([a-z]{2})\/([a-z0-9-]+)\.json$/.exec(file);
+  return match ? { lng: match[1], ns: match[2] } : null;
+};
+
+const files = Object.keys(loaders)
+  .map(parsePath)
+  .filter((entry): entry is { lng: string; ns: string } => entry !== null);
+
+/** Languages that have catalogues of their own. */
+export const CATALOGUE_LANGUAGES = [...new Set(files.map((f) => f.lng))].sort();
+/** Every namespace that exists in at least one language. */
+export const NAMESPACES = [...new Set(files.map((f) => f.ns))].sort();
+
+/** Fallback chains for i18next: Portuguese uses the Spanish texts, everything ends in English. */
+export const FALLBACK_LANGUAGES: Record<Language | 'default', string[]> = {
+  en: [],
+  de: ['en'],
+  es: ['en'],
+  pt: ['es', 'en'],
+  default: ['en'],
+};
+
+/** One catalogue, or undefined when that language has no file for the namespace. */
+export async function loadCatalogue(lng: string, ns: string): Promise<Catalogue | undefined> {
+  const load = loaders[`./${lng}/${ns}.json`];
+  return load ? load() : undefined;
+}
+
+/** Every catalogue at once (tests, tooling); the app loads them one by one through loadCatalogue. */
+export async function loadResources(): Promise<Resources> {
+  const resources: Resources = {};
+  await Promise.all(
+    files.map(async ({ lng, ns }) => {
+      const catalogue = await loadCatalogue(lng, ns);
+      if (catalogue) (resources[lng] ??= {})[ns] = catalogue;
+    }),
+  );
+  return resources;
+}
