@@ -18,7 +18,8 @@ function validationFromZod(issues: Array<{ instancePath: string; message?: strin
     let message = issue.message ?? 'Invalid value.';
     // Zod's default for a missing field; replace it with the spec's wording.
     if (/received (undefined|null)/.test(message)) message = blankMessage(humanize(parts.at(-1) ?? field));
-    (errors[field] ??= []).includes(message) || errors[field].push(message);
+    const list = (errors[field] ??= []);
+    if (!list.includes(message)) list.push(message);
   }
   return new ValidationError(errors);
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listings } from '../../db/schema';
-import { createAdvertiser, createSession, LONDON, MANCHESTER, BERLIN, seedGeo } from '../../test/factories';
+import { createAdvertiser, createSession, MANCHESTER, BERLIN, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 
 let t: TestApp;
