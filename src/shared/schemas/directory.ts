@@ -115,3 +115,13 @@ export const ImpressionsBody = z.object({
   /** Page address -> profile ids seen there. */
   impressions: z.record(z.string().max(500), z.array(z.number().int().positive()).max(500)),
 });
+
+export const NearbyBody = z.object({
+  lat: z.number({ error: () => "Latitude can't be blank!" }).min(-90).max(90),
+  lng: z.number({ error: () => "Longitude can't be blank!" }).min(-180).max(180),
+  category: z.enum(CATEGORIES).default('escorts'),
+});
+
+export const NearbyPage = DirectoryPage.extend({
+  data: z.array(ProfileItem.extend({ distance_km: z.number() })),
+});

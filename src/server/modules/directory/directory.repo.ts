@@ -210,3 +210,118 @@ export async function findTours(db: Db, userId: number) {
     order by l.tour_from nulls last, l.id`,
   );
 }
+
+// ---------------------------------------------------------------- search
+
+/** Words of a folded query; each must match the profile's search text (typo-tolerant trigram match). */
+export function searchTerms(folded: string): string[] {
+  return [...new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2))].slice(0, 6);
+}
+
+const SIMILARITY = 0.34;
+
+function searchWhere(terms: string[]): SQL {
+  const each = terms.map((t) => sql`(${t} <% p.search_text or p.search_text like ${'%' + t.replace(/[\\%_]/g, '\\$&') + '%'})`);
+  return sql`p.listed and ${sql.join(each, sql` and `)}`;
+}
+
+export async function searchProfiles(db: Db, terms: string[], limit: number, offset: number) {
+  // The threshold of `<%` is a setting; set it for this transaction only.
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(SIMILARITY)}, true)`);
+    const score = sql.join(
+      terms.map((t) => sql`word_similarity(${t}, p.search_text)`),
+      sql` + `,
+    );
+    const rows = await queryRows<ListingRow & { total: number }>(
+      tx,
+      sql`
+      select l.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, l.kind,
+             null as tour_from, null as tour_until, c.name as city, p.place, m.storage_key as avatar_key,
+             count(*) over ()::int as total
+      from profiles p
+      join listings l on l.profile_id = p.user_id and l.kind = 'home'
+      join cities c on c.id = l.city_id
+      left join media m on m.id = p.avatar_media_id
+      where ${searchWhere(terms)}
+      order by ${score} desc, l.bumped_at desc, l.id
+      limit ${limit} offset ${offset}`,
+    );
+    let total = rows[0]?.total ?? 0;
+    if (!rows.length && offset > 0) {
+      const [row] = await queryRows<{ n: number }>(
+        tx,
+        sql`select count(*)::int as n from profiles p where ${searchWhere(terms)}`,
+      );
+      total = row.n;
+    }
+    return { rows, total };
+  });
+}
+
+// ---------------------------------------------------------------- nearby
+
+/** Listings ordered by the great-circle distance (km) of their city from a point. */
+export async function findNearby(db: Db, lat: number, lng: number, category: Category, limit: number, offset: number) {
+  return queryRows<ListingRow & { distance_km: number }>(
+    db,
+    sql`
+    with near as (
+      select distinct on (l.profile_id) l.id, l.profile_id, l.kind, l.bumped_at, c.name as city,
+        6371 * 2 * asin(sqrt(power(sin(radians(c.lat - ${lat}) / 2), 2)
+          + cos(radians(${lat})) * cos(radians(c.lat)) * power(sin(radians(c.lng - ${lng}) / 2), 2))) as distance_km
+      from listings l
+      join profiles p on p.user_id = l.profile_id
+      join cities c on c.id = l.city_id
+      where ${activeListing} and p.listed and ${categoryCondition(category)}
+      order by l.profile_id, distance_km
+    )
+    select n.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, n.kind,
+           null as tour_from, null as tour_until, n.city, p.place, m.storage_key as avatar_key,
+           round(n.distance_km::numeric, 1)::float as distance_km
+    from near n
+    join profiles p on p.user_id = n.profile_id
+    left join media m on m.id = p.avatar_media_id
+    order by n.distance_km, n.bumped_at desc, n.id
+    limit ${limit} offset ${offset}`,
+  );
+}
+
+// ---------------------------------------------------------------- stats and feedback
+
+export type StatColumn = 'impressions' | 'views' | 'phone_reveals';
+
+/** Adds to today's counter of each profile (only profiles that exist and are listed count). */
+export async function bumpDailyStat(db: Db, column: StatColumn, profileIds: number[], day: string) {
+  if (!profileIds.length) return 0;
+  const col = sql.identifier(column);
+  const ids = sql.join(profileIds.map((id) => sql`${id}::int`), sql`, `);
+  const rows = await queryRows<{ profile_id: number }>(
+    db,
+    sql`
+    insert into profile_stats_daily (profile_id, day, ${col})
+    select p.user_id, ${day}::date, 1 from profiles p where p.user_id in (${ids}) and p.listed
+    on conflict (profile_id, day) do update set ${col} = profile_stats_daily.${col} + 1
+    returning profile_id`,
+  );
+  return rows.length;
+}
+
+export async function incrementProfileViews(db: Db, profileId: number) {
+  await db.execute(sql`update profiles set views = views + 1 where user_id = ${profileId}`);
+}
+
+export async function insertFeedback(
+  db: Db,
+  f: { profileId: number | null; reason: string; message: string | null; contact: string | null; priority: number; reporterHash: string },
+) {
+  const [row] = await queryRows<{ id: number }>(
+    db,
+    sql`
+    insert into feedback (profile_id, reason, message, contact, priority, reporter_hash)
+    select ${f.profileId}::int, ${f.reason}, ${f.message}, ${f.contact}, ${f.priority}, ${f.reporterHash}
+    where ${f.profileId}::int is null or exists (select 1 from profiles where user_id = ${f.profileId}::int)
+    returning id`,
+  );
+  return row?.id ?? null;
+}

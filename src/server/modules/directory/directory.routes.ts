@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DirectoryFilter, PageQuery } from '#shared/schemas/directory';
+import { DirectoryFilter, FeedbackBody, ImpressionsBody, NearbyBody, PageQuery, SearchBody } from '#shared/schemas/directory';
 import type { AppContext } from '../../context';
 import * as service from './directory.service';
 
@@ -24,4 +24,30 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.get('/getProfileByName/:name', { schema: { params: z.object({ name: z.string().min(1).max(100) }) } }, async (req) => ({
     profile: await service.getProfile(ctx, { name: req.params.name }, req.user),
   }));
+
+  app.post('/directory/search', { schema: { body: SearchBody, querystring: PageQuery } }, async (req) =>
+    service.search(ctx, req.body.q, req.query.page),
+  );
+
+  app.post('/directory/nearby', { schema: { body: NearbyBody, querystring: PageQuery } }, async (req) =>
+    service.nearby(ctx, req.body, req.query.page),
+  );
+
+  app.post(
+    '/directory/impressions',
+    { schema: { body: ImpressionsBody }, config: { rateLimit: { max: 120, timeWindow: '1 minute' } } },
+    async (req) => service.recordImpressions(ctx, req.body.impressions),
+  );
+
+  app.post(
+    '/directory/phoneReveal/:id',
+    { schema: { params: z.object({ id: z.coerce.number().int().positive().max(2 ** 31 - 1) }) } },
+    async (req) => service.recordPhoneReveal(ctx, req.params.id),
+  );
+
+  app.post(
+    '/directory/setFeedback',
+    { schema: { body: FeedbackBody }, config: { rateLimit: { max: 10, timeWindow: '10 minutes' } } },
+    async (req) => service.submitFeedback(ctx, req.body.data, req.ip),
+  );
 };

@@ -1,6 +1,10 @@
+import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { PAGE_SIZE, type Category } from '#shared/constants';
-import type { DirectoryFilter, DirectoryPage, Navigation, Profile } from '#shared/schemas/directory';
+import { notification } from '#shared/api/errors';
+import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category } from '#shared/constants';
+import type { z } from 'zod';
+import type { DirectoryFilter, DirectoryPage, FeedbackBody, Navigation, NearbyBody, Profile } from '#shared/schemas/directory';
+import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
@@ -73,5 +77,63 @@ export async function getProfile(
     repo.findGallery(ctx.db, row.user_id),
     repo.findTours(ctx.db, row.user_id),
   ]);
+  // Views count visitors, not the owner looking at her own ad.
+  if (!canEdit) {
+    await repo.incrementProfileViews(ctx.db, row.user_id);
+    await repo.bumpDailyStat(ctx.db, 'views', [row.user_id], today(ctx));
+  }
   return presentProfile(row, { canEdit, gallery, tours, media: ctx.media, now: ctx.now() });
+}
+
+const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
+
+export async function search(ctx: AppContext, q: string, page: number): Promise<DirectoryPage> {
+  const terms = repo.searchTerms(foldText(q));
+  const offset = (page - 1) * PAGE_SIZE;
+  if (!terms.length) return { data: [], page, has_more: false, total: 0 };
+  const { rows, total } = await repo.searchProfiles(ctx.db, terms, PAGE_SIZE, offset);
+  return {
+    data: rows.map((r) => presentItem(r, ctx.media)),
+    page,
+    has_more: offset + rows.length < total,
+    total,
+  };
+}
+
+export async function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number) {
+  const offset = (page - 1) * PAGE_SIZE;
+  // One row more than a page tells whether another page exists without counting everything.
+  const rows = await repo.findNearby(ctx.db, body.lat, body.lng, body.category, PAGE_SIZE + 1, offset);
+  const data = rows.slice(0, PAGE_SIZE).map((r) => ({ ...presentItem(r, ctx.media), distance_km: r.distance_km }));
+  return { data, page, has_more: rows.length > PAGE_SIZE, total: offset + data.length };
+}
+
+/** Impressions: page address -> ids seen there. Each id counts once per flush. */
+export async function recordImpressions(ctx: AppContext, impressions: Record<string, number[]>) {
+  const ids = [...new Set(Object.values(impressions).flat())].slice(0, 1000);
+  const counted = await repo.bumpDailyStat(ctx.db, 'impressions', ids, today(ctx));
+  return { counted };
+}
+
+export async function recordPhoneReveal(ctx: AppContext, profileId: number) {
+  const counted = await repo.bumpDailyStat(ctx.db, 'phone_reveals', [profileId], today(ctx));
+  if (!counted) throw notFound('Profile not found.');
+  return { ok: true };
+}
+
+export async function submitFeedback(ctx: AppContext, data: z.infer<typeof FeedbackBody>['data'], ip: string) {
+  const urgent = (URGENT_FEEDBACK_REASONS as readonly string[]).includes(data.reason);
+  const id = await repo.insertFeedback(ctx.db, {
+    profileId: data.profile_id ?? null,
+    reason: data.reason,
+    message: data.message || null,
+    contact: data.contact || null,
+    priority: urgent ? 10 : 0,
+    // Enough to spot one address flooding the queue, without keeping the address itself.
+    reporterHash: crypto.createHmac('sha256', ctx.secret).update(ip).digest('hex').slice(0, 32),
+  });
+  if (!id) throw notFound('Profile not found.');
+  return notification(urgent ? 'Thank you. Our team reviews safety reports first.' : 'Thank you for your feedback.', {
+    icon: 'success',
+  });
 }
