@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { AppContext } from '../context';
 import { accounts, cities, countries, listings, profiles, sessions } from '../db/schema';
 import { hashToken } from '../plugins/session';
+import { buildSearchText } from '../modules/profiles/profile-derive';
 
 export const GB = { code: 'GB', slug: 'united-kingdom', name: 'United Kingdom', lat: 54, lng: -2 };
 export const DE = { code: 'DE', slug: 'germany', name: 'Germany', lat: 51, lng: 10 };
@@ -31,6 +32,8 @@ export interface AdvertiserOptions {
   screenName?: string;
   heading?: string;
   verified?: boolean;
+  services?: string[];
+  place?: string;
 }
 
 export async function createAdvertiser(ctx: AppContext, o: AdvertiserOptions = {}) {
@@ -50,10 +53,16 @@ export async function createAdvertiser(ctx: AppContext, o: AdvertiserOptions = {
     })
     .returning();
   const listed = o.listed ?? (o.adStatus !== 'hidden' && !o.flagged);
+  const screenName = o.screenName ?? `Name ${username}`;
+  const heading = o.heading ?? 'A warm and friendly companion';
+  const cityName = [LONDON, MANCHESTER, BERLIN].find((c) => c.id === city.id)?.name ?? null;
   await ctx.db.insert(profiles).values({
     userId: account.id,
-    screenName: o.screenName ?? `Name ${username}`,
-    heading: o.heading ?? 'A warm and friendly companion',
+    screenName,
+    heading,
+    services: o.services ?? [],
+    place: o.place ?? null,
+    searchText: buildSearchText({ screenName, heading, cityName, place: o.place, services: o.services }),
     gender: o.gender ?? 'female',
     dominatrix: o.dominatrix ?? false,
     cityId: city.id,
