@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import countryNames from 'i18n-iso-countries';
 import type { Db } from '../../db/client';
 import { cities as citiesTable, countries as countriesTable } from '../../db/schema';
+import { bulkInsert, rowsOf } from '../seed/bulk-insert';
 import { slugify } from './slug';
 
 export { slugify } from './slug';
@@ -12,7 +13,7 @@ export { slugify } from './slug';
 const require = createRequire(import.meta.url);
 
 export const MIN_CITY_POPULATION = 15_000;
-const CHUNK = 1000;
+const CHUNK = 5000;
 const GEO_LOCK = 727_002;
 
 /**
@@ -219,7 +220,7 @@ export async function importGeo(db: Db, opts: { log?: (msg: string) => void } = 
   const started = performance.now();
   const already = async (q: Pick<Db, 'execute'>) => {
     const res = await q.execute(sql`select exists (select 1 from countries) as filled`);
-    return Boolean((res.rows[0] as { filled: boolean }).filled);
+    return Boolean(rowsOf<{ filled: boolean }>(res)[0].filled);
   };
   if (await already(db)) return { skipped: true, countries: 0, cities: 0, ms: 0 };
 
@@ -228,12 +229,8 @@ export async function importGeo(db: Db, opts: { log?: (msg: string) => void } = 
     // Several instances may start at once on one PostgreSQL: one imports, the others find it done.
     await tx.execute(sql`select pg_advisory_xact_lock(${GEO_LOCK})`);
     if (await already(tx)) return false;
-    for (let i = 0; i < rows.countries.length; i += CHUNK) {
-      await tx.insert(countriesTable).values(rows.countries.slice(i, i + CHUNK));
-    }
-    for (let i = 0; i < rows.cities.length; i += CHUNK) {
-      await tx.insert(citiesTable).values(rows.cities.slice(i, i + CHUNK));
-    }
+    await bulkInsert(tx, countriesTable, rows.countries, CHUNK);
+    await bulkInsert(tx, citiesTable, rows.cities, CHUNK);
     return true;
   });
   const ms = Math.round(performance.now() - started);

@@ -67,7 +67,8 @@ export function foldText(text: string): string {
     .toLowerCase()
     .replace(FOLD_RE, (ch) => FOLD[ch])
     .normalize('NFD')
-    .replace(/\p{M}/gu, '')
+    // unaccent() knows accented Latin and Greek letters; Cyrillic й or Arabic vowel marks stay.
+    .replace(/([a-z\u0370-\u03ff])[\u0300-\u036f]+/g, '$1')
     .normalize('NFC');
 }
 
