@@ -1,5 +1,6 @@
 // buildApp() assembles the Fastify app from a context; main.ts listens, tests inject.
 import fs from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -10,11 +11,14 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
-import { registerErrorHandler } from './plugins/error-handler';
+import { plainNotFound, registerErrorHandler } from './plugins/error-handler';
 import { sessionPlugin } from './plugins/session';
 import { appRoutes } from './modules/app/app.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { seoRoutes } from './modules/seo/seo.routes';
+import { injectPage, renderProfileHtml } from './modules/seo/seo.html';
+import { baseUrl, pageMeta } from './modules/seo/seo.service';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLIENT_DIR = path.join(ROOT_DIR, 'dist/client');
@@ -23,6 +27,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Serve the built SPA from dist/client (off in API tests). */
   serveClient?: boolean;
+  /** Where the built SPA is (tests point at a fixture). */
+  clientDir?: string;
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -78,31 +84,44 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     immutable: true,
   });
 
-  if (opts.serveClient) await registerClient(app);
+  await app.register(seoRoutes, { ctx });
+
+  if (opts.serveClient) await registerClient(app, ctx, opts.clientDir ?? CLIENT_DIR);
+  else app.setNotFoundHandler(plainNotFound);
   return app;
 }
 
-async function registerClient(app: FastifyInstance) {
-  const indexFile = path.join(CLIENT_DIR, 'index.html');
+async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: string) {
+  const indexFile = path.join(clientDir, 'index.html');
   if (!fs.existsSync(indexFile)) throw new Error(`The SPA is not built (${indexFile} missing): run npm run build.`);
   const indexHtml = fs.readFileSync(indexFile, 'utf8');
   await app.register(fastifyStatic, {
-    root: CLIENT_DIR,
+    root: clientDir,
     prefix: '/',
     wildcard: false,
     index: false,
     decorateReply: false,
     setHeaders(res, file) {
       // Section chunks carry a content hash and the ?v= build id: cache them for good.
-      if (file.includes(`${path.sep}dyn${path.sep}`)) (res as unknown as import("node:http").ServerResponse).setHeader('cache-control', 'public, max-age=31536000, immutable');
+      if (file.includes(`${path.sep}dyn${path.sep}`)) (res as unknown as ServerResponse).setHeader(
+          'cache-control', 'public, max-age=31536000, immutable');
     },
   });
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
+    if (url.startsWith('/all/')) return reply.redirect(url.replace(/^\/all\//, '/escorts/'), 301);
     if (url.startsWith('/api/') || url.startsWith('/media/') || url.startsWith('/dyn/') || request.method !== 'GET') {
       return reply.code(404).send({ message: 'Not found.' });
     }
-    // Every other path is a client route; the SPA shows page-not-found for unknown ones.
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    // Every other path is a client route; the SPA shows page-not-found for unknown ones. Public
+    // pages arrive with their head and first HTML already rendered, for search engines and previews.
+    const base = baseUrl(ctx, request.host);
+    const meta = await pageMeta(ctx, url, base, renderProfileHtml);
+    const html = meta ? injectPage(indexHtml, meta, base, url) : indexHtml;
+    return reply
+      .code(meta?.status ?? 200)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(html);
   });
 }

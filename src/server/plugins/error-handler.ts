@@ -1,5 +1,5 @@
 // The single error handler: spec section 8 bodies, never a stack trace, never a 5xx for client input.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { blankMessage, VALIDATION_MESSAGE } from '#shared/api/errors';
 import { AppError, ValidationError } from '../lib/errors';
@@ -58,7 +58,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ message: 'Not found.' });
-  });
+}
+
+/** Without the SPA (API tests) every unknown path is a plain 404; with it, app.ts answers client routes. */
+export function plainNotFound(_request: FastifyRequest, reply: FastifyReply) {
+  void reply.code(404).send({ message: 'Not found.' });
 }

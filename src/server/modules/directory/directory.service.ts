@@ -67,6 +67,7 @@ export async function getProfile(
   ctx: AppContext,
   by: { id: number } | { name: string },
   viewer: SessionUser | null,
+  opts: { countView?: boolean } = {},
 ): Promise<Profile> {
   const where = 'id' in by ? sql`p.user_id = ${by.id}` : sql`lower(p.screen_name) = lower(${by.name})`;
   const row = await repo.findProfile(ctx.db, where);
@@ -78,7 +79,7 @@ export async function getProfile(
     repo.findTours(ctx.db, row.user_id),
   ]);
   // Views count visitors, not the owner looking at her own ad.
-  if (!canEdit) {
+  if (!canEdit && opts.countView !== false) {
     await repo.incrementProfileViews(ctx.db, row.user_id);
     await repo.bumpDailyStat(ctx.db, 'views', [row.user_id], today(ctx));
   }

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { BERLIN, createAdvertiser, seedGeo } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/helpers';
+
+let t: TestApp;
+let app: FastifyInstance;
+let ids: { anna: number; hidden: number };
+
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_URL: 'https://example.test' });
+  await seedGeo(t.ctx);
+  const clientDir = path.join(t.dataDir, 'client');
+  fs.mkdirSync(clientDir);
+  fs.writeFileSync(
+    path.join(clientDir, 'index.html'),
+    '<!doctype html><html><head><title>Directory</title></head><body><div id="root"></div></body></html>',
+  );
+  app = await buildApp(t.ctx, { serveClient: true, clientDir });
+  const anna = await createAdvertiser(t.ctx, { screenName: 'Anna <Rose>', heading: 'Warm & witty', city: BERLIN });
+  const hidden = await createAdvertiser(t.ctx, { screenName: 'Hidden Hera', adStatus: 'hidden' });
+  ids = { anna: anna.account.id, hidden: hidden.account.id };
+});
+afterAll(async () => {
+  await app.close();
+  await t.close();
+});
+
+describe('pages search engines read', () => {
+  it('serves a profile page with its name, canonical, hreflang and Open Graph tags', async () => {
+    const res = await app.inject({ method: 'GET', url: `/profile/${ids.anna}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    const html = res.body;
+    expect(html).toContain('<title>Anna &lt;Rose&gt; in Berlin - Warm &amp; witty</title>');
+    expect(html).toContain(`<link rel="canonical" href="https://example.test/profile/${ids.anna}">`);
+    for (const lang of ['en', 'de', 'es', 'pt', 'x-default']) expect(html).toContain(`hreflang="${lang}"`);
+    expect(html).toContain('<meta property="og:title"');
+    expect(html).toMatch(/<div id="root"><div id="ssr">.*<h1>Anna &lt;Rose&gt;<\/h1>/s);
+    expect(html).not.toContain('<Rose>');
+  });
+
+  it('serves a directory page listing its profiles', async () => {
+    const res = await app.inject({ method: 'GET', url: '/escorts/germany/berlin' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<title>Escorts in Berlin, Germany</title>');
+    expect(res.body).toContain(`<a href="/profile/${ids.anna}">Anna &lt;Rose&gt;</a>`);
+  });
+
+  it('answers 404 with the SPA for a hidden profile or an unknown country, 200 for other client routes', async () => {
+    expect((await app.inject({ method: 'GET', url: `/profile/${ids.hidden}` })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/escorts/atlantis' })).statusCode).toBe(404);
+    const other = await app.inject({ method: 'GET', url: '/bookmarks' });
+    expect(other.statusCode).toBe(200);
+    expect(other.body).toContain('<div id="root"></div>');
+  });
+
+  it('redirects the old /all/ paths to /escorts/', async () => {
+    const res = await app.inject({ method: 'GET', url: '/all/germany/berlin' });
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe('/escorts/germany/berlin');
+  });
+
+  it('keeps unknown API paths as JSON 404s', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/nothing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Not found.' });
+  });
+
+  it('publishes robots.txt and a sitemap of listed profiles and directory pages', async () => {
+    const robots = await app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.body).toContain('Sitemap: https://example.test/sitemap.xml');
+    expect(robots.body).toContain('Disallow: /api/');
+    const index = await app.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(index.body).toContain('<loc>https://example.test/sitemap-profiles-1.xml</loc>');
+    const profiles = await app.inject({ method: 'GET', url: '/sitemap-profiles-1.xml' });
+    expect(profiles.body).toContain(`<loc>https://example.test/profile/${ids.anna}</loc>`);
+    expect(profiles.body).not.toContain(`/profile/${ids.hidden}<`);
+    const dir = await app.inject({ method: 'GET', url: '/sitemap-directory.xml' });
+    expect(dir.body).toContain('<loc>https://example.test/escorts/germany/berlin</loc>');
+    expect((await app.inject({ method: 'GET', url: '/sitemap-profiles-9.xml' })).statusCode).toBe(404);
+  });
+});
