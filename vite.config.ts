@@ -1,0 +1,111 @@
+// Builds the SPA into dist/client. Every JS/CSS file lives under /dyn/ and is requested with
+// ?v=<build id> (spec sections 1 and 7): the server serves /dyn/* as static files and the build id
+// doubles as a cache key that changes with each deploy.
+import { execSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const ASSETS_DIR = 'dyn';
+const SECTION_RE = /\/src\/client\/sections\/([a-z-]+)\/index\.tsx?$/;
+const I18N_RE = /\/src\/shared\/i18n\/([a-z]{2})\/([a-z0-9-]+)\.json$/;
+
+function resolveBuildId(): string {
+  if (process.env.BUILD_ID) return process.env.BUILD_ID;
+  try {
+    const sha = execSync('git rev-parse --short=8 HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    // A dirty tree builds different code under the same commit: add a time+random suffix so
+    // browsers never mix files of two builds under one version id.
+    const dirty = execSync('git status --porcelain --untracked-files=no', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    return dirty ? `${sha}-${shortHash()}` : sha;
+  } catch {
+    return shortHash();
+  }
+}
+
+function shortHash(): string {
+  return createHash('sha256').update(`${Date.now()}:${randomBytes(8).toString('hex')}`).digest('hex').slice(0, 10);
+}
+
+/**
+ * Adds `?v=<id>` to every chunk reference so the browser requests `/dyn/<file>?v=<id>`.
+ * Three places name a chunk: the HTML (script/link, via renderBuiltUrl), Vite's preload
+ * dependency list (also renderBuiltUrl) and the import specifiers Rolldown writes between chunks
+ * (rewritten here in renderChunk). All three must agree: a module fetched once as `x.js` and
+ * once as `x.js?v=` would be two module instances (two Reacts, two i18n stores).
+ */
+function versionedChunks(buildId: string): Plugin {
+  // Relative specifiers of static imports/exports and dynamic imports between emitted chunks.
+  const specifier = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'`])(\.{1,2}\/[^"'`?]+\.js)\2/g;
+  return {
+    name: 'versioned-chunks',
+    apply: 'build',
+    renderChunk(code) {
+      if (!specifier.test(code)) return null;
+      specifier.lastIndex = 0;
+      return { code: code.replace(specifier, (_m, lead: string, q: string, file: string) => `${lead}${q}${file}?v=${buildId}${q}`), map: null };
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'build-id.txt', source: `${buildId}\n` });
+    },
+  };
+}
+
+export default defineConfig(({ command }) => {
+  const buildId = command === 'build' ? resolveBuildId() : 'dev';
+  return {
+    plugins: [react(), versionedChunks(buildId)],
+    resolve: {
+      alias: [
+        { find: /^#shared\//, replacement: `${root}src/shared/` },
+        { find: /^#client\//, replacement: `${root}src/client/` },
+      ],
+    },
+    define: {
+      'import.meta.env.VITE_BUILD_ID': JSON.stringify(buildId),
+    },
+    experimental: {
+      renderBuiltUrl(filename, { hostType }) {
+        if (hostType === 'css') return undefined;
+        if (filename.startsWith(`${ASSETS_DIR}/`) && /\.(js|css)$/.test(filename)) return `/${filename}?v=${buildId}`;
+        return undefined;
+      },
+    },
+    build: {
+      outDir: 'dist/client',
+      emptyOutDir: true,
+      assetsDir: ASSETS_DIR,
+      target: 'es2022',
+      sourcemap: false,
+      rolldownOptions: {
+        output: {
+          entryFileNames: `${ASSETS_DIR}/[name]-[hash].js`,
+          assetFileNames: `${ASSETS_DIR}/[name]-[hash][extname]`,
+          // Sections and catalogues get readable names so a failing chunk in an error report says
+          // which part of the app it was.
+          chunkFileNames(chunk) {
+            const id = chunk.facadeModuleId ?? '';
+            const section = SECTION_RE.exec(id);
+            if (section) return `${ASSETS_DIR}/${section[1]}-[hash].js`;
+            const catalogue = I18N_RE.exec(id);
+            if (catalogue) return `${ASSETS_DIR}/i18n-${catalogue[1]}-${catalogue[2]}-[hash].js`;
+            return `${ASSETS_DIR}/[name]-[hash].js`;
+          },
+        },
+      },
+    },
+    server: {
+      port: 5173,
+      proxy: {
+        '/api': 'http://localhost:3000',
+        '/media': 'http://localhost:3000',
+      },
+    },
+  };
+});
