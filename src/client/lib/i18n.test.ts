@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '#shared/routes';
+import { CATALOGUE_LANGUAGES, loadResources, type Catalogue } from '#shared/i18n/index';
+import { pickLanguage } from './i18n';
+
+const at = (hostname: string, search = '') => ({ hostname, search });
+
+describe('pickLanguage', () => {
+  it('chooses German by host name', () => {
+    expect(pickLanguage(at('de.example.com'))).toBe('de');
+    expect(pickLanguage(at('example.de'), 'es')).toBe('de');
+  });
+  it('otherwise uses the user language, else English', () => {
+    expect(pickLanguage(at('example.com'), 'es')).toBe('es');
+    expect(pickLanguage(at('example.com'), 'pt')).toBe('pt');
+    expect(pickLanguage(at('example.com'), 'fr')).toBe('en');
+    expect(pickLanguage(at('example.com'))).toBe('en');
+  });
+  it('lets ?lang= pick the language of an indexed URL', () => {
+    expect(pickLanguage(at('de.example.com', '?lang=es'))).toBe('es');
+  });
+});
+
+function keys(catalogue: Catalogue, prefix = ''): string[] {
+  return Object.entries(catalogue).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : keys(value, `${prefix}${key}.`)));
+}
+
+describe('catalogues', () => {
+  it('exist for en, de and es (pt falls back to es)', () => {
+    expect(CATALOGUE_LANGUAGES).toEqual(expect.arrayContaining(['de', 'en', 'es']));
+    expect(CATALOGUE_LANGUAGES).not.toContain('pt');
+  });
+
+  it('have the same keys in every language', async () => {
+    const resources = await loadResources();
+    for (const [ns, english] of Object.entries(resources.en)) {
+      const expected = keys(english).sort();
+      for (const lng of ['de', 'es']) {
+        expect(keys(resources[lng]?.[ns] ?? {}).sort(), `${lng}/${ns}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('translate every route title', async () => {
+    const resources = await loadResources();
+    for (const lng of ['en', 'de', 'es']) {
+      for (const route of ROUTES) expect(resources[lng].titles[route.title], `${lng} ${route.title}`).toBeTruthy();
+    }
+  });
+});

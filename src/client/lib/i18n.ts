@@ -1,0 +1,79 @@
+// i18next for the client. Catalogues load lazily per language and namespace through a tiny
+// backend over #shared/i18n, so adding a namespace is adding JSON files.
+import i18next, { type BackendModule } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { FALLBACK_LANGUAGES, loadCatalogue } from '#shared/i18n/index';
+import { LANGUAGES, type Language } from '#shared/constants';
+
+export const i18n = i18next.createInstance();
+
+const catalogueBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(lng, ns, callback) {
+    // A language without a file for this namespace (Portuguese, always) yields an empty
+    // catalogue, so i18next walks the fallback chain (pt -> es -> en).
+    loadCatalogue(lng, ns).then(
+      (catalogue) => callback(null, catalogue ?? {}),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
+export const isLanguage = (value: unknown): value is Language => typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+
+/** Spec section 1 and DESIGN.md: German is chosen by host name (de.example.com, example.de). */
+export function hostLanguage(hostname: string): Language | null {
+  const host = hostname.toLowerCase();
+  return host.startsWith('de.') || host.endsWith('.de') ? 'de' : null;
+}
+
+/** docs/decisions/0004: every page also takes ?lang=de|es|pt, the URL search engines index. */
+export function queryLanguage(search: string): Language | null {
+  const lang = new URLSearchParams(search).get('lang');
+  return isLanguage(lang) ? lang : null;
+}
+
+/**
+ * The language to show: an explicit ?lang, then the host (de.), then the signed-in user's
+ * language, else English.
+ */
+export function pickLanguage(location: { hostname: string; search: string }, userLanguage?: string | null): Language {
+  return queryLanguage(location.search) ?? hostLanguage(location.hostname) ?? (isLanguage(userLanguage) ? userLanguage : 'en');
+}
+
+let started: Promise<void> | undefined;
+
+/** Starts i18n once; every caller awaits the same start-up. */
+export function initI18n(): Promise<void> {
+  return (started ??= start());
+}
+
+async function start(): Promise<void> {
+  const lng = pickLanguage(window.location);
+  await i18n
+    .use(catalogueBackend)
+    .use(initReactI18next)
+    .init({
+      lng,
+      fallbackLng: FALLBACK_LANGUAGES,
+      supportedLngs: [...LANGUAGES],
+      ns: ['common', 'titles'],
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: true },
+    });
+  syncDocumentLanguage();
+  i18n.on('languageChanged', syncDocumentLanguage);
+}
+
+/** Called once the user data arrives: switches to the user's language unless the host fixed one. */
+export async function applyUserLanguage(userLanguage: string | null | undefined): Promise<void> {
+  const next = pickLanguage(window.location, userLanguage);
+  if (next !== i18n.language) await i18n.changeLanguage(next);
+}
+
+function syncDocumentLanguage(): void {
+  document.documentElement.lang = i18n.language;
+}
