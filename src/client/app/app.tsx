@@ -1,0 +1,24 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { RouterProvider } from 'react-router';
+import { Spinner } from '#client/components/spinner';
+import { i18n } from '#client/lib/i18n';
+import { createQueryClient } from '#client/lib/query-client';
+import { createAppRouter } from './router';
+
+const queryClient = createQueryClient();
+const router = createAppRouter();
+
+export function App() {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        {/* A language switch may suspend above the shell's own boundary. */}
+        <Suspense fallback={<Spinner />}>
+          <RouterProvider router={router} />
+        </Suspense>
+      </QueryClientProvider>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,75 @@
+// Lazy sections that survive a deploy (DESIGN.md, after Outline's lazyWithRetry). A tab opened
+// before a deploy asks for chunk files that no longer exist; the first failure reloads the page
+// once to get the new index.html, and a sessionStorage flag stops a reload loop when the failure
+// is real (offline, server down), in which case the error reaches the section's error boundary.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { SECTION_LOAD_TIMEOUT_MS } from '#shared/constants';
+
+export const RELOAD_FLAG_PREFIX = 'lazy-reloaded:';
+
+function withTimeout<T>(promise: Promise<T>, ms: number, name: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Loading chunk ${name} failed. (timeout)`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+const session = {
+  get(key: string): string | null {
+    try {
+      return window.sessionStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string, value: string | null): boolean {
+    try {
+      if (value === null) window.sessionStorage.removeItem(key);
+      else window.sessionStorage.setItem(key, value);
+      return true;
+    } catch {
+      // Without storage the loop guard cannot work, so never reload.
+      return false;
+    }
+  },
+};
+
+export type PreloadableLazy<P extends object> = LazyExoticComponent<ComponentType<P>> & {
+  /** Starts the download early (e.g. alongside the i18n start-up); later renders reuse it. */
+  preload: () => Promise<ComponentType<P>>;
+};
+
+export function lazyWithRetry<P extends object>(
+  name: string,
+  load: () => Promise<ComponentType<P>>,
+  timeoutMs = SECTION_LOAD_TIMEOUT_MS,
+): PreloadableLazy<P> {
+  const flag = `${RELOAD_FLAG_PREFIX}${name}`;
+  let pending: Promise<ComponentType<P>> | undefined;
+  const preload = () => (pending ??= withTimeout(load(), timeoutMs, name));
+  const component = lazy(async () => {
+    try {
+      const component = await preload();
+      // Loaded fine: a later deploy may reload once again.
+      session.set(flag, null);
+      return { default: component };
+    } catch (error) {
+      if (!session.get(flag) && session.set(flag, String(Date.now()))) {
+        window.location.reload();
+        // Keep Suspense showing the spinner until the reload replaces the page.
+        return new Promise<never>(() => {});
+      }
+      throw error;
+    }
+  });
+  return Object.assign(component, { preload });
+}

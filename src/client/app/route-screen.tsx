@@ -1,0 +1,23 @@
+import { Navigate, useParams } from 'react-router';
+import { SLUG_PATTERN } from '#shared/constants';
+import type { RouteMeta } from '#shared/routes';
+import { NOT_FOUND_PATH } from '#client/lib/navigation';
+import { HANDLE_PARAM } from './route-paths';
+import { SECTION_COMPONENTS } from './sections';
+
+/** Spec section 2: country and place accept lowercase letters and hyphens only. */
+const SLUG_PARAMS = ['country', 'place'] as const;
+
+export function RouteScreen({ meta }: { meta: RouteMeta }) {
+  const params = useParams();
+  if (meta.path.startsWith('/@:')) {
+    const handle = params[HANDLE_PARAM] ?? '';
+    if (!handle.startsWith('@') || handle.length < 2) return <Navigate to={NOT_FOUND_PATH} replace />;
+  }
+  for (const key of SLUG_PARAMS) {
+    const value = params[key];
+    if (value !== undefined && !SLUG_PATTERN.test(value)) return <Navigate to={NOT_FOUND_PATH} replace />;
+  }
+  const Section = SECTION_COMPONENTS[meta.section];
+  return <Section route={meta.name} />;
+}

@@ -1,0 +1,40 @@
+// One lazy chunk per section of spec section 1. Each section module exports a component that
+// renders the screen of a route by its name; the bundler names the chunk after the section.
+// A section's i18n namespaces load together with its code, not one after the other.
+import type { ComponentType } from 'react';
+import { matchRoutes } from 'react-router';
+import { ROUTES, type Section } from '#shared/routes';
+import { i18n, initI18n } from '#client/lib/i18n';
+import { lazyWithRetry, type PreloadableLazy } from './lazy-with-retry';
+import { routerPath } from './route-paths';
+
+export interface SectionProps {
+  /** Route name from #shared/routes. */
+  route: string;
+}
+
+function section<P extends object>(name: Section, namespaces: string[], load: () => Promise<ComponentType<P>>): PreloadableLazy<P> {
+  return lazyWithRetry(name, async () => {
+    const [component] = await Promise.all([load(), initI18n().then(() => i18n.loadNamespaces(namespaces))]);
+    return component;
+  });
+}
+
+export const SECTION_COMPONENTS: Record<Section, PreloadableLazy<SectionProps>> = {
+  directory: section('directory', ['directory'], () => import('#client/sections/directory/index').then((m) => m.DirectorySection)),
+  edit: section('edit', [], () => import('#client/sections/edit/index').then((m) => m.EditSection)),
+  auth: section('auth', [], () => import('#client/sections/auth/index').then((m) => m.AuthSection)),
+  checkout: section('checkout', [], () => import('#client/sections/checkout/index').then((m) => m.CheckoutSection)),
+  settings: section('settings', [], () => import('#client/sections/settings/index').then((m) => m.SettingsSection)),
+  admin: section('admin', [], () => import('#client/sections/admin/index').then((m) => m.AdminSection)),
+};
+
+/** Starts downloading the section of the first screen while i18n starts up. */
+export function preloadSectionFor(pathname: string): void {
+  const matches = matchRoutes(
+    ROUTES.map((meta) => ({ path: routerPath(meta.path), meta })),
+    pathname,
+  );
+  const meta = matches?.[matches.length - 1]?.route.meta;
+  if (meta) void SECTION_COMPONENTS[meta.section].preload().catch(() => undefined);
+}

@@ -1,0 +1,69 @@
+// The application shell of spec section 1: top bar and menu, body id, document title, nav
+// width, the covering spinner, dialogs, and the start-up work for a signed-in user.
+import { Suspense, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
+import { BODY_ID_SUFFIX } from '#shared/routes';
+import { DialogHost } from '#client/components/dialogs/dialog-host';
+import { Footer } from '#client/components/footer';
+import { SectionErrorBoundary } from '#client/components/section-error-boundary';
+import { LoadingOverlay, Spinner } from '#client/components/spinner';
+import { TopBar } from '#client/components/top-bar';
+import { needsCompletion, useCurrentUser } from '#client/features/app/api';
+import { useTitleOverride } from '#client/lib/document-title';
+import { applyUserLanguage } from '#client/lib/i18n';
+import { readLastCountry } from '#client/lib/last-country';
+import { useCurrentRoute } from './route-meta';
+
+export function Shell() {
+  const { t, i18n } = useTranslation();
+  const { meta, params } = useCurrentRoute();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const titleOverride = useTitleOverride();
+  const { data: user } = useCurrentUser();
+
+  useEffect(() => {
+    document.body.id = `${meta?.name ?? 'redirect'}${BODY_ID_SUFFIX}`;
+  }, [meta?.name]);
+
+  useEffect(() => {
+    const site = t('siteName');
+    const page = titleOverride ?? (meta ? t(`titles:${meta.title}`) : '');
+    document.title = page && page !== site ? `${page} | ${site}` : site;
+  }, [t, i18n.language, meta, titleOverride]);
+
+  // Start-up work once the user data arrives (spec section 1).
+  const redirected = useRef(false);
+  useEffect(() => {
+    if (!user) return;
+    void applyUserLanguage(user.language);
+    if (!redirected.current && needsCompletion(user) && meta?.section !== 'edit' && meta?.section !== 'auth') {
+      redirected.current = true;
+      navigate(`/edit/${user.user_id}?action=complete`);
+    }
+  }, [user, meta?.section, navigate]);
+
+  const nav = meta?.nav ?? 'contained';
+  const country = params.country ?? readLastCountry();
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('skipToContent')}
+      </a>
+      <TopBar width={nav} user={user ?? null} country={country} />
+      <main id="main" className={`main main--${nav}`} tabIndex={-1}>
+        <SectionErrorBoundary resetKey={location.pathname}>
+          <Suspense fallback={<Spinner />}>
+            <Outlet />
+          </Suspense>
+        </SectionErrorBoundary>
+      </main>
+      <Footer />
+      <LoadingOverlay />
+      <DialogHost />
+      <ScrollRestoration />
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import { preloadSectionFor } from './app/sections';
+import { initI18n } from './lib/i18n';
+import './styles.css';
+
+// Every visible string goes through t(), so nothing renders before the common catalogues are
+// there; the first screen's section downloads meanwhile.
+async function start() {
+  preloadSectionFor(window.location.pathname);
+  await initI18n();
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root is missing from index.html');
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void start();

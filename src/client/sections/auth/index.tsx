@@ -1,0 +1,8 @@
+// Entry of the lazy "auth" section. Its screens are not built yet: each route shows a
+// translated "coming soon" screen titled like the route.
+import type { SectionProps } from '#client/app/sections';
+import { ComingSoon } from '#client/components/coming-soon';
+
+export function AuthSection({ route }: SectionProps) {
+  return <ComingSoon route={route} />;
+}

@@ -1,0 +1,29 @@
+// Entry of the lazy "directory" section: the public screens.
+import type { Category } from '#shared/constants';
+import { CATEGORIES } from '#shared/constants';
+import type { SectionProps } from '#client/app/sections';
+import { ComingSoon } from '#client/components/coming-soon';
+import { CountriesPage } from './countries-page';
+import { DirectoryPage } from './directory-page';
+import { HomePage } from './home-page';
+import { NotFoundPage } from './not-found-page';
+import { ProfilePage } from './profile-page';
+
+const isCategory = (route: string): route is Category => (CATEGORIES as readonly string[]).includes(route);
+
+export function DirectorySection({ route }: SectionProps) {
+  if (isCategory(route)) return <DirectoryPage category={route} />;
+  switch (route) {
+    case 'home':
+      return <HomePage />;
+    case 'countries':
+      return <CountriesPage />;
+    case 'profile':
+    case 'profile-by-name':
+      return <ProfilePage byName={route === 'profile-by-name'} />;
+    case 'page-not-found':
+      return <NotFoundPage />;
+    default:
+      return <ComingSoon route={route} />;
+  }
+}

@@ -1,0 +1,60 @@
+import { hashKey, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { InlineSpinner } from '#client/components/spinner';
+import { directoryKeys, useDirectoryList, type DirectoryFilter } from '#client/features/directory/api';
+import { ProfileCard } from './profile-card';
+import { useInfiniteTrigger } from './use-infinite-trigger';
+
+/** First cards are above the fold on most screens: load their images at once. */
+const EAGER_IMAGES = 4;
+
+export function ProfileList({ filter }: { filter: DirectoryFilter }) {
+  const { t } = useTranslation('directory');
+  const queryClient = useQueryClient();
+  const key = hashKey(directoryKeys.list(filter));
+  // Which filter has been started (page 1 requested). A filter with cached pages counts as
+  // started: coming back to a listing continues where it was instead of starting over.
+  const [startedKey, setStartedKey] = useState<string | null>(null);
+  const started = startedKey === key || queryClient.getQueryData(directoryKeys.list(filter)) !== undefined;
+  const list = useDirectoryList(filter, started);
+
+  const onSight = () => {
+    if (!started) setStartedKey(key);
+    else if (list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+  };
+  const trigger = useInfiniteTrigger<HTMLDivElement>(onSight, { resetKey: key, busy: list.isFetching });
+
+  const items = list.data?.pages.flatMap((page) => page.data) ?? [];
+  const done = list.isSuccess && !list.hasNextPage;
+
+  return (
+    <div className="profile-list">
+      {items.length > 0 && (
+        <ul className="card-grid" data-testid="profile-grid">
+          {items.map((item, index) => (
+            <ProfileCard key={item.id} item={item} eager={index < EAGER_IMAGES} />
+          ))}
+        </ul>
+      )}
+      {started && list.isPending && !list.isError && (
+        <ul className="card-grid" aria-hidden="true">
+          {Array.from({ length: 8 }, (_, i) => (
+            <li key={i} className="card card--skeleton" />
+          ))}
+        </ul>
+      )}
+      <div ref={trigger} className="profile-list__trigger" data-testid="infinite-trigger" aria-hidden="true" />
+      <div className="profile-list__status">
+        {list.isFetchingNextPage && <InlineSpinner label={t('list.loadingMore')} />}
+        {done && items.length === 0 && <p className="empty">{t('list.empty')}</p>}
+        {done && items.length > 0 && <p className="muted">{t('list.end')}</p>}
+        {list.isError && (
+          <button type="button" className="button" onClick={() => void (items.length ? list.fetchNextPage() : list.refetch())}>
+            {t('list.loadMore')}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
