@@ -13,7 +13,10 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { AppContext } from './context';
 import { plainNotFound, registerErrorHandler } from './plugins/error-handler';
 import { sessionPlugin } from './plugins/session';
+import { accountRoutes } from './modules/account/account.routes';
 import { appRoutes } from './modules/app/app.routes';
+import { devOutboxRoutes } from './modules/app/dev-outbox.routes';
+import { authRoutes } from './modules/auth/auth.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
@@ -69,10 +72,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     async (api) => {
       await api.register(healthRoutes, { ctx });
       await api.register(appRoutes, { ctx });
+      await api.register(authRoutes, { ctx });
+      await api.register(accountRoutes, { ctx });
       await api.register(directoryRoutes, { ctx });
     },
     { prefix: '/api' },
   );
+  if (ctx.env.NODE_ENV === 'development') await app.register(devOutboxRoutes, { ctx });
 
   const mediaRoot = path.join(ctx.env.dataDir, 'media', 'public');
   fs.mkdirSync(mediaRoot, { recursive: true });

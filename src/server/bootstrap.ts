@@ -5,7 +5,10 @@ import path from 'node:path';
 import type { AppContext } from './context';
 import { openDatabase, type Database } from './db/client';
 import type { Env } from './env';
+import { createMailer } from './lib/mailer';
 import { LocalMediaStore } from './lib/media-store';
+import { createRateLimiter } from './lib/rate-limiter';
+import { createSmsSender } from './lib/sms';
 import { CLIENT_DIR } from './app';
 
 export interface Runtime {
@@ -47,9 +50,19 @@ export async function openRuntime(env: Env, overrides: { inMemory?: boolean } = 
     db: database.db,
     dbKind: database.kind,
     media: new LocalMediaStore(path.join(env.dataDir, 'media')),
+    mailer: createMailer(env),
+    sms: createSmsSender(env),
+    limiter: createRateLimiter(env),
     secret: loadSecret(env),
     buildId: readBuildId(),
     now: () => new Date(),
   };
-  return { ctx, database, close: () => database.close() };
+  return {
+    ctx,
+    database,
+    async close() {
+      await Promise.allSettled([ctx.mailer.close(), ctx.limiter.close()]);
+      await database.close();
+    },
+  };
 }

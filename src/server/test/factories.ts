@@ -99,3 +99,17 @@ export async function createSession(ctx: AppContext, accountId: number) {
   });
   return { cookies: { sid: token, csrf }, headers: { 'x-csrf-token': csrf } };
 }
+
+/** Cookies and CSRF header of a response that started a session (login, register, switch). */
+export function sessionFromResponse(res: { cookies: Array<{ name: string; value: string }> }) {
+  const jar = Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
+  if (!jar.sid || !jar.csrf) throw new Error('The response set no session cookies.');
+  return { cookies: { sid: jar.sid, csrf: jar.csrf }, headers: { 'x-csrf-token': jar.csrf } };
+}
+
+/** Signs in through the real POST /api/auth/login; returns what a browser would send next. */
+export async function signIn(app: import('fastify').FastifyInstance, login: string, password: string, remoteAddress?: string) {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { login, password }, remoteAddress });
+  if (res.statusCode !== 200) throw new Error(`Sign-in as ${login} failed: ${res.statusCode} ${res.body}`);
+  return sessionFromResponse(res);
+}

@@ -1,32 +1,24 @@
-// Current-user data for the shell (spec: POST /app/getData/{x} -> language, complete, verify).
-import { eq } from 'drizzle-orm';
+// Current-user data for the shell (spec: POST /app/getData/{x} -> language, complete, verify) and the
+// online ping (spec section 1: on start and every 10 minutes; the path is ours: POST /app/ping).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { accounts, profiles } from '../../db/schema';
 import { requireUser } from '../../plugins/session';
+import * as auth from '../auth/auth.service';
+import { signedIn } from '../auth/guards';
 
 export const appRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.post('/app/getData/:x', { schema: { params: z.object({ x: z.string().max(50) }) } }, async (req) => {
+  app.post('/app/getData/:x', { onRequest: signedIn, schema: { params: z.object({ x: z.string().max(50) }) } }, async (req) => {
     const user = requireUser(req);
-    const [row] = await ctx.db
-      .select({
-        language: accounts.language,
-        complete: profiles.complete,
-        verification: profiles.verificationStatus,
-        emailVerifiedAt: accounts.emailVerifiedAt,
-      })
-      .from(accounts)
-      .leftJoin(profiles, eq(profiles.userId, accounts.id))
-      .where(eq(accounts.id, user.id));
-    return {
-      user_id: user.id,
-      username: user.username,
-      role: user.role,
-      language: row?.language ?? 'en',
-      complete: row?.complete ?? false,
-      verify: row?.verification ?? 'none',
-      email_verified: !!row?.emailVerifiedAt,
-    };
+    // The shell refetches this every 10 minutes, so it counts as a ping too.
+    await auth.touchLastSeen(ctx, user.id);
+    return auth.currentUser(ctx, user.id);
+  });
+
+  app.post('/app/ping', { onRequest: signedIn }, async (req) => {
+    const user = requireUser(req);
+    // Written at most once a minute per account, however often the browser pings.
+    const written = await auth.touchLastSeen(ctx, user.id);
+    return { data: { online: true, recorded: written } };
   });
 };

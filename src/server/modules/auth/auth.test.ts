@@ -1,0 +1,416 @@
+// The auth flows through the real app, with mail going over a real SMTP server in process.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountLinks, accounts, authTokens, profiles, sessions } from '../../db/schema';
+import { hashPassword } from '../../lib/password';
+import { hashToken } from '../../plugins/session';
+import { createAdvertiser, seedGeo, sessionFromResponse, signIn } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/helpers';
+import { commonPasswordCount } from './password-policy';
+import { linkIn, startTestSmtp, type TestSmtp } from './test-smtp';
+
+let t: TestApp;
+let smtp: TestSmtp;
+let seq = 0;
+const PASSWORD = 'correct horse battery';
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: 'https://directory.example' });
+  await seedGeo(t.ctx);
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+/** Each test its own client address, so the per-address limits of one test do not leak into another. */
+const addr = () => `10.0.${Math.floor(seq / 250)}.${(seq++ % 250) + 1}`;
+
+function newUser() {
+  const n = `${Date.now().toString(36)}${seq++}`;
+  return { email: `u${n}@example.test`, username: `user_${n}`, password: PASSWORD, date_of_birth: '1990-05-17', terms: true };
+}
+
+const post = (url: string, payload: object, extra: Record<string, unknown> = {}) =>
+  t.app.inject({ method: 'POST', url, payload, remoteAddress: '10.9.9.9', ...extra });
+
+async function register(user = newUser(), remoteAddress = addr()) {
+  const res = await post('/api/auth/register', user, { remoteAddress });
+  expect(res.statusCode, res.body).toBe(200);
+  return { user, res, id: res.json().data.user_id as number, session: sessionFromResponse(res) };
+}
+
+describe('register', () => {
+  it('creates the account and an empty profile, signs in, and mails a link that verifies the address', async () => {
+    const { user, res, id, session } = await register();
+    expect(res.json()).toMatchObject({
+      data: { user_id: id, username: user.username, role: 'advertiser', complete: false, email_verified: false },
+      path: `/edit/${id}?action=complete`,
+    });
+    const [profile] = await t.ctx.db.select().from(profiles).where(eq(profiles.userId, id));
+    expect(profile).toMatchObject({ complete: false, listed: false });
+
+    // The cookie contract: HttpOnly session id, readable CSRF token, SameSite=Lax, whole site.
+    const sid = res.cookies.find((c) => c.name === 'sid');
+    const csrf = res.cookies.find((c) => c.name === 'csrf');
+    expect(sid).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(csrf?.httpOnly).toBeFalsy();
+    expect(csrf?.sameSite).toBe('Lax');
+    expect(sid?.value).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits
+    // Stored hashed: the cookie value is not in the table.
+    const stored = await t.ctx.db.select().from(sessions).where(eq(sessions.accountId, id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0].id).toBe(hashToken(sid!.value));
+
+    const mail = await smtp.next(user.email, /confirm your email/i);
+    expect(mail.from?.text).toContain('no-reply@localhost');
+    expect(mail.html).toContain('https://directory.example/verify/email/');
+    const path = linkIn(mail, '/verify/email/');
+    const [, , type, target] = path.split('/');
+    // The secret is not stored in clear.
+    const tokens = await t.ctx.db.select().from(authTokens).where(eq(authTokens.accountId, id));
+    expect(JSON.stringify(tokens)).not.toContain(target.split('.')[1]);
+
+    // The browser route /verify/{type}/{target} posts its two segments.
+    const verified = await post('/api/auth/verify', { type, target });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json()).toMatchObject({ type: 'notification', icon: 'success' });
+    const data = await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...session });
+    expect(data.json()).toMatchObject({ user_id: id, email_verified: true });
+    // A second click is harmless; a forged target is refused.
+    expect((await post('/api/auth/verify', { type, target })).statusCode).toBe(200);
+    const forged = await post('/api/auth/verify', { type, target: `${target.split('.')[0]}.${'A'.repeat(43)}` });
+    expect(forged.statusCode).toBe(422);
+  });
+
+  it('ignores nothing silently: role, verified or balance in the body are refused and nothing is created', async () => {
+    const user = newUser();
+    const res = await post('/api/auth/register', { ...user, role: 'admin', balance: 100000, verified: true });
+    expect(res.statusCode).toBe(422);
+    expect(JSON.stringify(res.json().errors)).toMatch(/role/);
+    const rows = await t.ctx.db.select().from(accounts).where(eq(accounts.email, user.email));
+    expect(rows).toHaveLength(0);
+    // Registered properly, the account is an advertiser.
+    const { id } = await register(user);
+    const [row] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, id));
+    expect(row.role).toBe('advertiser');
+  });
+
+  it('validates with the spec wording, the age, the password policy and uniqueness', async () => {
+    const blank = await post('/api/auth/register', {});
+    expect(blank.statusCode).toBe(422);
+    expect(blank.json().errors).toMatchObject({
+      email: ["Email can't be blank!"],
+      username: ["Username can't be blank!"],
+      password: ["Password can't be blank!"],
+      date_of_birth: ["Date of birth can't be blank!"],
+    });
+    const today = new Date();
+    const seventeen = `${today.getUTCFullYear() - 17}-01-01`;
+    const young = await post('/api/auth/register', { ...newUser(), date_of_birth: seventeen });
+    expect(young.json().errors.date_of_birth[0]).toMatch(/at least 18/);
+    const short = await post('/api/auth/register', { ...newUser(), password: 'short' });
+    expect(short.json().errors.password[0]).toMatch(/at least 8/);
+    const common = await post('/api/auth/register', { ...newUser(), password: 'Password123' }, { remoteAddress: addr() });
+    expect(common.statusCode).toBe(422);
+    expect(common.json().errors.password[0]).toMatch(/too common/);
+    const terms = await post('/api/auth/register', { ...newUser(), terms: false });
+    expect(terms.json().errors.terms[0]).toMatch(/accept the terms/);
+
+    const { user } = await register();
+    const again = await post('/api/auth/register', { ...newUser(), email: user.email.toUpperCase(), username: user.username.toUpperCase() }, { remoteAddress: addr() });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors).toMatchObject({
+      email: ['This email address is already registered.'],
+      username: ['This username is already taken.'],
+    });
+    expect(commonPasswordCount()).toBeGreaterThanOrEqual(10_000);
+  });
+});
+
+describe('login and logout', () => {
+  it('signs in by email or username, rotates the session, and signs out', async () => {
+    const { user, id, session: first } = await register();
+    const byName = await post('/api/auth/login', { login: user.username.toUpperCase(), password: PASSWORD }, { ...first });
+    expect(byName.statusCode, byName.body).toBe(200);
+    const second = sessionFromResponse(byName);
+    expect(second.cookies.sid).not.toBe(first.cookies.sid);
+    // The session the browser had is gone.
+    const old = await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...first });
+    expect(old.statusCode).toBe(401);
+
+    const byEmail = await post('/api/auth/login', { login: user.email, password: PASSWORD });
+    expect(byEmail.json()).toMatchObject({ data: { user_id: id }, path: `/edit/${id}?action=complete` });
+    const third = sessionFromResponse(byEmail);
+
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', ...third });
+    expect(out.json()).toEqual({ data: '/' });
+    expect(out.cookies.find((c) => c.name === 'sid')?.value).toBe('');
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...third })).statusCode).toBe(401);
+    // Still signed in elsewhere.
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...second })).statusCode).toBe(200);
+  });
+
+  it('answers the same for an unknown account and a wrong password', async () => {
+    const { user } = await register();
+    const wrong = await post('/api/auth/login', { login: user.email, password: 'not the password' }, { remoteAddress: addr() });
+    const unknown = await post('/api/auth/login', { login: 'nobody@example.test', password: 'not the password' }, { remoteAddress: addr() });
+    expect(wrong.statusCode).toBe(422);
+    expect(unknown.statusCode).toBe(422);
+    expect(wrong.json()).toEqual(unknown.json());
+  });
+
+  it('stops brute force on one account with 429, from any address, and lets the owner in after the window', async () => {
+    const { user, id } = await register();
+    for (let i = 0; i < 5; i++) {
+      const res = await post('/api/auth/login', { login: user.username, password: `wrong-${i}` }, { remoteAddress: addr() });
+      expect(res.statusCode).toBe(422);
+    }
+    // The right password from a fresh address: the account is locked for the window anyway.
+    const blocked = await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/Too many attempts/);
+    await t.ctx.limiter.reset(`login:acct:id:${id}`);
+    expect((await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() })).statusCode).toBe(200);
+  });
+
+  it('stops one address trying many accounts with 429', async () => {
+    const address = addr();
+    let last = 0;
+    for (let i = 0; i < 21; i++) {
+      last = (await post('/api/auth/login', { login: `guess${i}@example.test`, password: 'password1234' }, { remoteAddress: address })).statusCode;
+    }
+    expect(last).toBe(429);
+    // Another address is not affected.
+    const other = await post('/api/auth/login', { login: 'guess@example.test', password: 'password1234' }, { remoteAddress: addr() });
+    expect(other.statusCode).toBe(422);
+  });
+
+  it('refuses a suspended account after a correct password only', async () => {
+    const passwordHash = await hashPassword(PASSWORD);
+    const { account } = await createAdvertiser(t.ctx, { passwordHash });
+    await t.ctx.db.update(accounts).set({ status: 'suspended' }).where(eq(accounts.id, account.id));
+    expect((await post('/api/auth/login', { login: account.email, password: 'wrong password' }, { remoteAddress: addr() })).statusCode).toBe(422);
+    const res = await post('/api/auth/login', { login: account.email, password: PASSWORD }, { remoteAddress: addr() });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toMatch(/suspended/);
+  });
+
+  it('guards the session-less calls against login CSRF: JSON only, no cross-site origin', async () => {
+    const { user } = await register();
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `login=${user.username}&password=${encodeURIComponent(PASSWORD)}`,
+    });
+    expect(form.statusCode).toBe(415);
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: JSON.stringify({ login: user.username, password: PASSWORD }),
+    });
+    expect(text.statusCode).toBe(415);
+    const cross = await post('/api/auth/login', { login: user.username, password: PASSWORD }, { headers: { origin: 'https://evil.example' } });
+    expect(cross.statusCode).toBe(403);
+    const fetchMeta = await post('/api/auth/login', { login: user.username, password: PASSWORD }, { headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(fetchMeta.statusCode).toBe(403);
+    const same = await post(
+      '/api/auth/login',
+      { login: user.username, password: PASSWORD },
+      { headers: { origin: 'http://localhost:80', host: 'localhost:80', 'sec-fetch-site': 'same-origin' } },
+    );
+    expect(same.statusCode, same.body).toBe(200);
+  });
+
+  it('signed-in calls need the CSRF header', async () => {
+    const { session } = await register();
+    const without = await t.app.inject({ method: 'POST', url: '/api/app/ping', cookies: session.cookies });
+    expect(without.statusCode).toBe(403);
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/app/ping', cookies: session.cookies, headers: { 'x-csrf-token': 'x'.repeat(43) } });
+    expect(wrong.statusCode).toBe(403);
+    const ok = await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session });
+    expect(ok.statusCode).toBe(200);
+  });
+});
+
+describe('forgot and reset password', () => {
+  it('mails a single-use link; the new password works, the old one and the used link do not', async () => {
+    const { user, id, session } = await register();
+    await smtp.next(user.email, /confirm/i);
+    const res = await post('/api/auth/forgotPassword', { email: user.email.toUpperCase() }, { remoteAddress: addr() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ type: 'notification' });
+    const unknown = await post('/api/auth/forgotPassword', { email: 'nobody-here@example.test' }, { remoteAddress: addr() });
+    expect(unknown.json()).toEqual(res.json());
+
+    const mail = await smtp.next(user.email, /reset your password/i);
+    const [, , tokenId, hash] = linkIn(mail, '/recover/').split('/');
+    const check = await post('/api/recover', { id: tokenId, hash });
+    expect(check.statusCode, check.body).toBe(200);
+    expect(check.json().data.valid).toBe(true);
+    expect(new Date(check.json().data.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
+
+    // A refused password does not use the link up.
+    const weak = await post('/api/auth/resetPassword', { id: tokenId, hash, password: 'iloveyou1' });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().errors.password[0]).toMatch(/too common/);
+
+    const NEW = 'a brand new passphrase';
+    const reset = await post('/api/auth/resetPassword', { id: tokenId, hash, password: NEW });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json()).toMatchObject({ type: 'notification', path: '/login' });
+    await smtp.next(user.email, /password was changed/i);
+
+    // Every session ended; the old password is refused, the new one works.
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...session })).statusCode).toBe(401);
+    expect((await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() })).statusCode).toBe(422);
+    const login = await post('/api/auth/login', { login: user.email, password: NEW }, { remoteAddress: addr() });
+    expect(login.statusCode).toBe(200);
+    expect(login.json().data).toMatchObject({ user_id: id, email_verified: true });
+
+    // The link worked once.
+    const again = await post('/api/auth/resetPassword', { id: tokenId, hash, password: 'another new passphrase' });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors.hash[0]).toMatch(/invalid or has expired/);
+    expect((await post('/api/recover', { id: tokenId, hash })).statusCode).toBe(422);
+  });
+
+  it('a link expires after one hour and a newer link retires the older', async () => {
+    const { user } = await register();
+    await post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
+    const first = linkIn(await smtp.next(user.email, /reset/i), '/recover/').split('/');
+    await post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
+    const second = linkIn(await smtp.next(user.email, /reset/i), '/recover/').split('/');
+    expect((await post('/api/recover', { id: first[2], hash: first[3] })).statusCode).toBe(422);
+    expect((await post('/api/recover', { id: second[2], hash: second[3] })).statusCode).toBe(200);
+    await t.ctx.db
+      .update(authTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authTokens.id, Number(second[2])));
+    expect((await post('/api/recover', { id: second[2], hash: second[3] })).statusCode).toBe(422);
+  });
+
+  it('limits reset mails per address with 429, whether the account exists or not', async () => {
+    const email = `flood${seq++}@example.test`;
+    const codes = [];
+    for (let i = 0; i < 4; i++) codes.push((await post('/api/auth/forgotPassword', { email }, { remoteAddress: addr() })).statusCode);
+    expect(codes).toEqual([200, 200, 200, 429]);
+  });
+
+  it('answers known and unknown addresses in similar time', async () => {
+    const { user } = await register();
+    const time = async (email: string) => {
+      const start = process.hrtime.bigint();
+      await post('/api/auth/forgotPassword', { email }, { remoteAddress: addr() });
+      return Number(process.hrtime.bigint() - start) / 1e6;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      known.push(await time(user.email));
+      unknown.push(await time(`nobody${seq++}@example.test`));
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1];
+    // The mail goes out after the answer, so the difference is one small insert.
+    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(50);
+    for (let i = 0; i < 3; i++) await smtp.next(user.email, /reset/i);
+  });
+});
+
+describe('setNewPassword (signed in)', () => {
+  it('needs the current password, keeps this session and ends the others', async () => {
+    const { user, session } = await register();
+    const other = await signIn(t.app, user.email, PASSWORD, addr());
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/setNewPassword',
+      payload: { current_password: 'not it at all', password: 'my next passphrase' },
+      ...session,
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.current_password).toEqual(['The current password is not correct.']);
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/setNewPassword',
+      payload: { current_password: PASSWORD, password: 'my next passphrase' },
+      ...session,
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...session })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...other })).statusCode).toBe(401);
+    const mail = await smtp.next(user.email, /password was changed/i);
+    expect(mail.text).toMatch(/every other session/);
+  });
+
+  it('stops guessing of the current password with 429', async () => {
+    const { session } = await register();
+    const codes = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/setNewPassword',
+        payload: { current_password: `guess number ${i}`, password: 'my next passphrase' },
+        ...session,
+      });
+      codes.push(res.statusCode);
+    }
+    expect(codes).toEqual([422, 422, 422, 422, 422, 429]);
+  });
+});
+
+describe('connect and switch', () => {
+  it('links an account proven by its password, both ways, and switches without a password', async () => {
+    const a = await register();
+    const b = await register();
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/connect', payload: { login: b.user.email, password: 'not b password' }, ...a.session });
+    expect(wrong.statusCode).toBe(422);
+    const self = await t.app.inject({ method: 'POST', url: '/api/auth/connect', payload: { login: a.user.email, password: PASSWORD }, ...a.session });
+    expect(self.statusCode).toBe(422);
+
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/connect', payload: { login: b.user.username, password: PASSWORD }, ...a.session });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual([{ user_id: b.id, username: b.user.username, screen_name: null }]);
+    const rows = await t.ctx.db.select().from(accountLinks).where(eq(accountLinks.accountId, b.id));
+    expect(rows.map((r) => r.linkedAccountId)).toEqual([a.id]);
+
+    const sw = await t.app.inject({ method: 'POST', url: '/api/auth/switch', payload: { user_id: b.id }, ...a.session });
+    expect(sw.statusCode, sw.body).toBe(200);
+    expect(sw.json().data.user_id).toBe(b.id);
+    const asB = sessionFromResponse(sw);
+    expect(asB.cookies.sid).not.toBe(a.session.cookies.sid);
+    // The old session is gone (rotated), the new one is B.
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...a.session })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...asB })).json().user_id).toBe(b.id);
+    const links = await t.app.inject({ method: 'GET', url: '/api/auth/links', ...asB });
+    expect(links.json().data.map((l: { user_id: number }) => l.user_id)).toEqual([a.id]);
+    // And back.
+    const back = await t.app.inject({ method: 'POST', url: '/api/auth/switch', payload: { user_id: a.id }, ...asB });
+    expect(back.json().data.user_id).toBe(a.id);
+  });
+
+  it('refuses a switch to an account that is not linked', async () => {
+    const a = await register();
+    const { account: c } = await createAdvertiser(t.ctx);
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/switch', payload: { user_id: c.id }, ...a.session });
+    expect(res.statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...a.session })).json().user_id).toBe(a.id);
+  });
+});
+
+describe('online ping', () => {
+  it('records last seen at most once a minute', async () => {
+    const { id, session } = await register();
+    const first = await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session });
+    expect(first.json()).toEqual({ data: { online: true, recorded: true } });
+    const second = await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session });
+    expect(second.json().data.recorded).toBe(false);
+    const [row] = await t.ctx.db.select({ seen: accounts.lastSeenAt }).from(accounts).where(eq(accounts.id, id));
+    expect(Date.now() - row.seen!.getTime()).toBeLessThan(60_000);
+    await t.ctx.db.update(accounts).set({ lastSeenAt: new Date(Date.now() - 61_000) }).where(eq(accounts.id, id));
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session })).json().data.recorded).toBe(true);
+    expect((await t.app.inject({ method: 'POST', url: '/api/app/ping' })).statusCode).toBe(401);
+  });
+});

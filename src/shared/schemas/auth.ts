@@ -1,0 +1,165 @@
+// Bodies and answers of the auth calls (spec section 7, "Auth"), shared by the browser forms and the
+// server. Every body is a strict object: an unknown key (role, balance, verified...) is rejected with
+// a 422, so no call can set a field it does not name.
+import { z } from 'zod';
+import { blankMessage } from '../api/errors';
+import { requiredString } from '../api/fields';
+import { MIN_AGE, PIN_LENGTH } from '../constants';
+
+export const PASSWORD_MIN = 8;
+/** ASVS 2.1.2 allows at least 64; the cap keeps argon2 work bounded. */
+export const PASSWORD_MAX = 128;
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 30;
+
+/** A password as typed: never trimmed (spaces are characters of it). */
+export function passwordField(label: string, max = 1024) {
+  return z
+    .string({ error: () => blankMessage(label) })
+    .min(1, blankMessage(label))
+    .max(max, `${label} may not be longer than ${max} characters.`);
+}
+
+/** A password being set: length rules here; the common-password list is checked on the server. */
+export function newPasswordField(label = 'Password') {
+  return z
+    .string({ error: () => blankMessage(label) })
+    .min(1, blankMessage(label))
+    .min(PASSWORD_MIN, `${label} must be at least ${PASSWORD_MIN} characters.`)
+    .max(PASSWORD_MAX, `${label} may not be longer than ${PASSWORD_MAX} characters.`);
+}
+
+export const emailField = (label = 'Email') =>
+  requiredString(label, 254)
+    .toLowerCase()
+    .pipe(z.email({ error: 'Enter a valid email address.' }));
+
+export const usernameField = (label = 'Username') =>
+  requiredString(label, USERNAME_MAX)
+    .min(USERNAME_MIN, `${label} must be at least ${USERNAME_MIN} characters.`)
+    .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, `${label} may only contain letters, digits, dots, hyphens and underscores.`);
+
+/** Whole years between a YYYY-MM-DD birth date and today (UTC). */
+export function ageOn(dateOfBirth: string, today: Date): number {
+  const [y, m, d] = dateOfBirth.split('-').map(Number);
+  const ty = today.getUTCFullYear();
+  const tm = today.getUTCMonth() + 1;
+  const td = today.getUTCDate();
+  return ty - y - (tm < m || (tm === m && td < d) ? 1 : 0);
+}
+
+export const dateOfBirthField = (label = 'Date of birth') =>
+  requiredString(label, 10)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD).`)
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
+      error: `${label} must be a valid date.`,
+      abort: true,
+    })
+    .refine((v) => v >= '1900-01-01', { error: `${label} must be a valid date.`, abort: true })
+    .refine((v) => ageOn(v, new Date()) >= MIN_AGE, { error: `You must be at least ${MIN_AGE} years old to register.` });
+
+export const RegisterBody = z.strictObject({
+  email: emailField(),
+  username: usernameField(),
+  password: newPasswordField(),
+  date_of_birth: dateOfBirthField(),
+  terms: z.literal(true, { error: () => 'You must accept the terms and conditions.' }),
+});
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+export const LoginBody = z.strictObject({
+  /** Email address or username. */
+  login: requiredString('Login', 254),
+  password: passwordField('Password'),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+/** The secret part of a link or a PIN reference: base64url characters only. */
+const linkSecret = (label: string) =>
+  requiredString(label, 200).regex(/^[A-Za-z0-9_.-]+$/, 'This link is invalid or has expired.');
+
+export const PinField = requiredString('PIN', PIN_LENGTH).regex(
+  new RegExp(`^\\d{${PIN_LENGTH}}$`),
+  `The PIN has ${PIN_LENGTH} digits.`,
+);
+
+/**
+ * /verify/{type}/{target}: the browser route posts its two segments. `email` links come from the
+ * mails (target = "<token id>.<secret>"); `pin` is /verify/pin/{hash} with the 6 digits the user typed.
+ */
+export const VerifyBody = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('email'), target: linkSecret('Target') }),
+  z.strictObject({ type: z.literal('pin'), target: linkSecret('Target'), pin: PinField }),
+]);
+export type VerifyBody = z.infer<typeof VerifyBody>;
+
+export const ForgotPasswordBody = z.strictObject({ email: emailField() });
+export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
+
+const tokenId = z.coerce
+  .number({ error: () => 'This link is invalid or has expired.' })
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
+
+/** /recover/{id}/{hash}: the link of the forgot-password mail. */
+export const RecoverBody = z.strictObject({ id: tokenId, hash: linkSecret('Hash') });
+export type RecoverBody = z.infer<typeof RecoverBody>;
+
+export const ResetPasswordBody = z.strictObject({ id: tokenId, hash: linkSecret('Hash'), password: newPasswordField() });
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+export const SetNewPasswordBody = z.strictObject({
+  current_password: passwordField('Current password'),
+  password: newPasswordField('New password'),
+});
+export type SetNewPasswordBody = z.infer<typeof SetNewPasswordBody>;
+
+export const ConnectBody = z.strictObject({
+  login: requiredString('Login', 254),
+  password: passwordField('Password'),
+});
+export type ConnectBody = z.infer<typeof ConnectBody>;
+
+export const SwitchBody = z.strictObject({
+  user_id: z.coerce.number({ error: () => blankMessage('User') }).int().positive().max(2 ** 31 - 1),
+});
+export type SwitchBody = z.infer<typeof SwitchBody>;
+
+// ---------------------------------------------------------------- answers
+
+export const VERIFY_STATUSES = ['none', 'pending', 'verified', 'declined'] as const;
+
+/** POST /app/getData/{x}, and `data` of login, register and switch. */
+export const CurrentUser = z.object({
+  user_id: z.number(),
+  username: z.string(),
+  role: z.enum(['advertiser', 'admin']),
+  language: z.string(),
+  complete: z.boolean(),
+  verify: z.enum(VERIFY_STATUSES),
+  email_verified: z.boolean(),
+  mobile_verified: z.boolean(),
+});
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+/** Login, register and switch: the user, and where the browser goes next. */
+export const SessionResponse = z.object({ data: CurrentUser, path: z.string() });
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+/** Logout (spec section 4): the URL the browser is sent to. */
+export const LogoutResponse = z.object({ data: z.string() });
+export type LogoutResponse = z.infer<typeof LogoutResponse>;
+
+export const LinkedAccount = z.object({
+  user_id: z.number(),
+  username: z.string(),
+  screen_name: z.string().nullable(),
+});
+export type LinkedAccount = z.infer<typeof LinkedAccount>;
+export const LinksResponse = z.object({ data: z.array(LinkedAccount) });
+export type LinksResponse = z.infer<typeof LinksResponse>;
+
+/** POST /recover: the link still works (an invalid one answers 422). */
+export const RecoverResponse = z.object({ data: z.object({ valid: z.literal(true), expires_at: z.string() }) });
+export type RecoverResponse = z.infer<typeof RecoverResponse>;
