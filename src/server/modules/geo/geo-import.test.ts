@@ -35,13 +35,17 @@ describe('importGeo', () => {
     expect(first.skipped).toBe(false);
     const { db } = database;
     const [counts] = rowsOf<{ countries: number; cities: number }>(
-      await db.execute(sql`select (select count(*) from countries)::int as countries, (select count(*) from cities)::int as cities`),
+      await db.execute(
+        sql`select (select count(*) from countries)::int as countries, (select count(*) from cities)::int as cities`,
+      ),
     );
     expect(counts.countries).toBeGreaterThanOrEqual(200);
     expect(counts.cities).toBeGreaterThan(10_000);
     expect(first).toMatchObject({ countries: counts.countries, cities: counts.cities });
 
-    const countries = rowsOf<{ code: string; slug: string; name: string }>(await db.execute(sql`select code, slug, name from countries`));
+    const countries = rowsOf<{ code: string; slug: string; name: string }>(
+      await db.execute(sql`select code, slug, name from countries`),
+    );
     expect(countries.every((c) => SLUG_PATTERN.test(c.slug))).toBe(true);
     expect(new Set(countries.map((c) => c.slug)).size).toBe(countries.length);
     const bySlug = Object.fromEntries(countries.map((c) => [c.code, c.slug]));

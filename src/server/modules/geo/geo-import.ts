@@ -159,7 +159,9 @@ export function buildGeoRows(): { countries: CountryRow[]; cities: CityRow[] } {
 
     const list = (byCountry.get(code) ?? []).sort((a, b) => b.population - a.population || a.cityId - b.cityId);
     // Population-weighted centre on the unit sphere (robust across the antimeridian: Fiji, Kiribati).
-    let x = 0, y = 0, z = 0;
+    let x = 0,
+      y = 0,
+      z = 0;
     for (const c of list) {
       const lat = (c.loc.coordinates[1] * Math.PI) / 180;
       const lng = (c.loc.coordinates[0] * Math.PI) / 180;
@@ -186,10 +188,9 @@ export function buildGeoRows(): { countries: CountryRow[]; cities: CityRow[] } {
       if (taken.has(citySlug)) {
         const region = slugify(c.adminCode.replace(/[^a-zA-Z]/g, ''));
         const first = primary.get(base);
-        const candidates = [
-          region && `${base}-${region}`,
-          first && `${base}-${compass(first, c)}`,
-        ].filter((s): s is string => !!s && !taken.has(s));
+        const candidates = [region && `${base}-${region}`, first && `${base}-${compass(first, c)}`].filter(
+          (s): s is string => !!s && !taken.has(s),
+        );
         citySlug = candidates[0] ?? '';
         for (let i = 1; !citySlug; i++) if (!taken.has(`${base}-${letters(i)}`)) citySlug = `${base}-${letters(i)}`;
       } else {

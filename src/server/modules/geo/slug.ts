@@ -3,6 +3,7 @@ import { foldText } from '../profiles/profile-derive';
 
 // Letters that survive accent folding (other scripts). GeoNames names are nearly all Latin; a few
 // Cyrillic and Greek ones remain, so they get a plain transliteration instead of vanishing.
+// prettier-ignore
 const TRANSLIT: Record<string, string> = {
   а: 'a', б: 'b', в: 'v', г: 'g', ґ: 'g', д: 'd', е: 'e', ё: 'e', є: 'ye', ж: 'zh', з: 'z', и: 'i', і: 'i',
   ї: 'yi', й: 'y', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ў: 'u',

@@ -34,7 +34,9 @@ export async function bulkInsert<T extends PgTable>(
   const shape = sql.raw(cols.map((c) => `${ident(c.key)} ${c.type}`).join(', '));
   for (let i = 0; i < rows.length; i += chunkSize) {
     const json = JSON.stringify(rows.slice(i, i + chunkSize));
-    await db.execute(sql`insert into ${target} select ${select} from jsonb_to_recordset(${json}::jsonb) as x(${shape})`);
+    await db.execute(
+      sql`insert into ${target} select ${select} from jsonb_to_recordset(${json}::jsonb) as x(${shape})`,
+    );
   }
 }
 
