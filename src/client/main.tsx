@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { preloadSectionFor } from './app/sections';
+import { installDebugHandle } from './lib/debug-handle';
 import { initI18n } from './lib/i18n';
 import './styles.css';
 
@@ -10,6 +11,7 @@ import './styles.css';
 async function start() {
   preloadSectionFor(window.location.pathname);
   await initI18n();
+  installDebugHandle();
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
   createRoot(root).render(

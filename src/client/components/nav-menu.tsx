@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { NavLink } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { CurrentUser } from '#client/features/app/api';
 import { roleOf } from '#client/features/app/api';
 import { useLogout } from '#client/features/auth/api';
@@ -10,7 +10,10 @@ const GROUPS: Array<NavEntry['group']> = ['browse', 'account', 'info'];
 export function NavMenu({ user, country }: { user: CurrentUser | null; country: string | null }) {
   const { t } = useTranslation();
   const logout = useLogout();
+  const location = useLocation();
   const entries = navEntries(roleOf(user), user, country);
+  // Exact match on path and query: "/countries?category=male" must not light up "Worldwide".
+  const here = `${location.pathname}${location.search}`;
   return (
     <nav className="nav" aria-label={t('nav.label')}>
       {GROUPS.map((group) => (
@@ -20,9 +23,13 @@ export function NavMenu({ user, country }: { user: CurrentUser | null; country: 
             .map((entry) => (
               <li key={entry.key}>
                 {entry.to ? (
-                  <NavLink to={entry.to} className={`nav__link nav__link--${entry.key}`} end={entry.key !== 'worldwide'}>
+                  <Link
+                    to={entry.to}
+                    className={`nav__link nav__link--${entry.key}${entry.to === here ? ' active' : ''}`}
+                    aria-current={entry.to === here ? 'page' : undefined}
+                  >
                     {t(entry.label)}
-                  </NavLink>
+                  </Link>
                 ) : (
                   <button type="button" className={`nav__link nav__link--${entry.key}`} onClick={() => void logout()}>
                     {t(entry.label)}

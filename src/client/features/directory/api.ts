@@ -17,6 +17,7 @@ export const directoryKeys = {
   countries: ['directory', 'countries'] as const,
   navigation: (filter: DirectoryFilter) => ['directory', 'navigation', normalizeFilter(filter)] as const,
   list: (filter: DirectoryFilter) => ['directory', 'list', normalizeFilter(filter)] as const,
+  search: (q: string) => ['directory', 'search', q] as const,
   profile: (ref: ProfileRef) => ['directory', 'profile', ref] as const,
 };
 
@@ -31,6 +32,10 @@ export function fetchNavigation(filter: DirectoryFilter, signal?: AbortSignal): 
 
 export function fetchDirectoryPage(filter: DirectoryFilter, page: number, signal?: AbortSignal): Promise<DirectoryPage> {
   return api<DirectoryPage>('/directory/getDirectory', { method: 'POST', query: { page }, body: normalizeFilter(filter), signal });
+}
+
+export function fetchSearchPage(q: string, page: number, signal?: AbortSignal): Promise<DirectoryPage> {
+  return api<DirectoryPage>('/directory/search', { method: 'POST', query: { page }, body: { q }, signal });
 }
 
 export async function fetchProfile(ref: ProfileRef, signal?: AbortSignal): Promise<Profile> {
@@ -57,16 +62,32 @@ export function useNavigation(filter: DirectoryFilter) {
   });
 }
 
+/** A paged list of profile items: a directory listing or search results. */
+export interface ProfileListSource {
+  queryKey: readonly unknown[];
+  fetchPage: (page: number, signal: AbortSignal) => Promise<DirectoryPage>;
+}
+
+export const listingSource = (filter: DirectoryFilter): ProfileListSource => ({
+  queryKey: directoryKeys.list(filter),
+  fetchPage: (page, signal) => fetchDirectoryPage(filter, page, signal),
+});
+
+export const searchSource = (q: string): ProfileListSource => ({
+  queryKey: directoryKeys.search(q),
+  fetchPage: (page, signal) => fetchSearchPage(q, page, signal),
+});
+
 /**
- * Pages of one listing. `enabled` stays false until the infinite-scroll trigger is first seen
+ * Pages of one list. `enabled` stays false until the infinite-scroll trigger is first seen
  * (spec: the first sighting fetches page 1), later sightings call fetchNextPage.
  */
-export function useDirectoryList(filter: DirectoryFilter, enabled: boolean) {
+export function useProfilePages(source: ProfileListSource, enabled: boolean) {
   return useInfiniteQuery({
-    queryKey: directoryKeys.list(filter),
-    queryFn: ({ pageParam, signal }) => fetchDirectoryPage(filter, pageParam, signal),
+    queryKey: source.queryKey,
+    queryFn: ({ pageParam, signal }) => source.fetchPage(pageParam, signal),
     initialPageParam: 1,
-    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+    getNextPageParam: (last: DirectoryPage) => (last.has_more ? last.page + 1 : undefined),
     enabled,
     staleTime: 5 * 60_000,
   });

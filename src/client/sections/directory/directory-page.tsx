@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { CATEGORIES, type Category } from '#shared/constants';
-import { normalizeFilter, useNavigation, type Navigation } from '#client/features/directory/api';
+import { listingSource, normalizeFilter, useNavigation, type Navigation } from '#client/features/directory/api';
 import { useDocumentTitle } from '#client/lib/document-title';
 import { countryName } from '#client/lib/format';
 import { rememberCountry } from '#client/lib/last-country';
@@ -20,13 +20,14 @@ export function DirectoryPage({ category }: { category: Category }) {
   const place = params.place;
   const filter = useMemo(() => normalizeFilter({ category, country, place }), [category, country, place]);
   const navigation = useNavigation(filter);
+  const source = useMemo(() => listingSource(filter), [filter]);
   const nav = navigation.data;
 
   useEffect(() => rememberCountry(country), [country]);
 
   const countryLabel = nav ? countryName(nav.country.code, nav.country.name, i18n.language) : null;
   const locationText = nav?.place?.name ?? countryLabel;
-  const heading = locationText ? t('list.heading', { category: t(`common:nav.${category}`), location: locationText }) : null;
+  const heading = locationText ? t('list.heading', { category: t(`titles:${category}`), location: locationText }) : null;
   useDocumentTitle(heading);
 
   return (
@@ -57,7 +58,7 @@ export function DirectoryPage({ category }: { category: Category }) {
       <CategoryTabs category={category} country={country} place={place} counts={nav?.counts} />
       {nav && nav.places.length > 0 && <PlaceChips nav={nav} category={category} country={country} place={place} countryLabel={countryLabel ?? ''} />}
 
-      <ProfileList filter={filter} />
+      <ProfileList source={source} emptyText={t('list.empty')} />
     </div>
   );
 }

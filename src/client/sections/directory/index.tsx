@@ -8,6 +8,7 @@ import { DirectoryPage } from './directory-page';
 import { HomePage } from './home-page';
 import { NotFoundPage } from './not-found-page';
 import { ProfilePage } from './profile-page';
+import { SearchPage } from './search-page';
 
 const isCategory = (route: string): route is Category => (CATEGORIES as readonly string[]).includes(route);
 
@@ -21,6 +22,8 @@ export function DirectorySection({ route }: SectionProps) {
     case 'profile':
     case 'profile-by-name':
       return <ProfilePage byName={route === 'profile-by-name'} />;
+    case 'search':
+      return <SearchPage />;
     case 'page-not-found':
       return <NotFoundPage />;
     default:

@@ -1,23 +1,27 @@
 import { hashKey, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InlineSpinner } from '#client/components/spinner';
-import { directoryKeys, useDirectoryList, type DirectoryFilter } from '#client/features/directory/api';
+import { useProfilePages, type DirectoryPage, type ProfileListSource } from '#client/features/directory/api';
 import { ProfileCard } from './profile-card';
 import { useInfiniteTrigger } from './use-infinite-trigger';
 
 /** First cards are above the fold on most screens: load their images at once. */
 const EAGER_IMAGES = 4;
 
-export function ProfileList({ filter }: { filter: DirectoryFilter }) {
+export function ProfileList({ source, emptyText, onFirstPage }: { source: ProfileListSource; emptyText: string; onFirstPage?: (page: DirectoryPage) => void }) {
   const { t } = useTranslation('directory');
   const queryClient = useQueryClient();
-  const key = hashKey(directoryKeys.list(filter));
+  const key = hashKey(source.queryKey);
   // Which filter has been started (page 1 requested). A filter with cached pages counts as
   // started: coming back to a listing continues where it was instead of starting over.
   const [startedKey, setStartedKey] = useState<string | null>(null);
-  const started = startedKey === key || queryClient.getQueryData(directoryKeys.list(filter)) !== undefined;
-  const list = useDirectoryList(filter, started);
+  const started = startedKey === key || queryClient.getQueryData(source.queryKey) !== undefined;
+  const list = useProfilePages(source, started);
+  const first = list.data?.pages[0];
+  useEffect(() => {
+    if (first) onFirstPage?.(first);
+  }, [first, onFirstPage]);
 
   const onSight = () => {
     if (!started) setStartedKey(key);
@@ -47,7 +51,7 @@ export function ProfileList({ filter }: { filter: DirectoryFilter }) {
       <div ref={trigger} className="profile-list__trigger" data-testid="infinite-trigger" aria-hidden="true" />
       <div className="profile-list__status">
         {list.isFetchingNextPage && <InlineSpinner label={t('list.loadingMore')} />}
-        {done && items.length === 0 && <p className="empty">{t('list.empty')}</p>}
+        {done && items.length === 0 && <p className="empty">{emptyText}</p>}
         {done && items.length > 0 && <p className="muted">{t('list.end')}</p>}
         {list.isError && (
           <button type="button" className="button" onClick={() => void (items.length ? list.fetchNextPage() : list.refetch())}>

@@ -69,6 +69,8 @@ export function ProfileView({ profile }: { profile: Profile }) {
           </h1>
           {profile.heading && <p className="profile__heading">{profile.heading}</p>}
           <p className="profile__location">{locationLabel(city, profile.place)}</p>
+        </div>
+        <div className="profile__more">
           <ul className="profile__facts">
             {profile.verified && profile.verified_at && <li className="profile__verified">{t('profile.verifiedOn', { date: formatDate(profile.verified_at, lang) })}</li>}
             {profile.last_seen !== null && (
