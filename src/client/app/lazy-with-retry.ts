@@ -7,7 +7,7 @@ import { SECTION_LOAD_TIMEOUT_MS } from '#shared/constants';
 
 export const RELOAD_FLAG_PREFIX = 'lazy-reloaded:';
 
-function withTimeout<T>(promise: Promise<T>, ms: number, name: string): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number, name: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Loading chunk ${name} failed. (timeout)`)), ms);
     promise.then(
@@ -48,28 +48,34 @@ export type PreloadableLazy<P extends object> = LazyExoticComponent<ComponentTyp
   preload: () => Promise<ComponentType<P>>;
 };
 
+/**
+ * Resolves what `load` resolves. On failure (or after `timeoutMs`) it reloads the page once per
+ * `name` and never settles, so the spinner stays up until the new page replaces this one; a
+ * second failure after that reload rejects.
+ */
+export async function loadWithRetry<T>(name: string, load: () => Promise<T>): Promise<T> {
+  const flag = `${RELOAD_FLAG_PREFIX}${name}`;
+  try {
+    const value = await load();
+    // Loaded fine: a later deploy may reload once again.
+    session.set(flag, null);
+    return value;
+  } catch (error) {
+    if (!session.get(flag) && session.set(flag, String(Date.now()))) {
+      window.location.reload();
+      return new Promise<never>(() => {});
+    }
+    throw error;
+  }
+}
+
 export function lazyWithRetry<P extends object>(
   name: string,
   load: () => Promise<ComponentType<P>>,
   timeoutMs = SECTION_LOAD_TIMEOUT_MS,
 ): PreloadableLazy<P> {
-  const flag = `${RELOAD_FLAG_PREFIX}${name}`;
   let pending: Promise<ComponentType<P>> | undefined;
   const preload = () => (pending ??= withTimeout(load(), timeoutMs, name));
-  const component = lazy(async () => {
-    try {
-      const component = await preload();
-      // Loaded fine: a later deploy may reload once again.
-      session.set(flag, null);
-      return { default: component };
-    } catch (error) {
-      if (!session.get(flag) && session.set(flag, String(Date.now()))) {
-        window.location.reload();
-        // Keep Suspense showing the spinner until the reload replaces the page.
-        return new Promise<never>(() => {});
-      }
-      throw error;
-    }
-  });
+  const component = lazy(async () => ({ default: await loadWithRetry(name, preload) }));
   return Object.assign(component, { preload });
 }
