@@ -13,8 +13,8 @@ export function ProfileList({ source, emptyText, onFirstPage }: { source: Profil
   const { t } = useTranslation('directory');
   const queryClient = useQueryClient();
   const key = hashKey(source.queryKey);
-  // Which filter has been started (page 1 requested). A filter with cached pages counts as
-  // started: coming back to a listing continues where it was instead of starting over.
+  // Which list has been started (page 1 requested). A list with cached pages counts as started:
+  // coming back to a listing continues where it was instead of starting over.
   const [startedKey, setStartedKey] = useState<string | null>(null);
   const started = startedKey === key || queryClient.getQueryData(source.queryKey) !== undefined;
   const list = useProfilePages(source, started);
@@ -24,6 +24,8 @@ export function ProfileList({ source, emptyText, onFirstPage }: { source: Profil
   }, [first, onFirstPage]);
 
   const onSight = () => {
+    // After a failed page only the button retries: sightings would repeat the error dialog.
+    if (list.isError) return;
     if (!started) setStartedKey(key);
     else if (list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
   };
