@@ -37,9 +37,10 @@ export interface BuildOptions {
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: ctx.env.LOG_LEVEL } : false,
+    // One line per request drowns the console of a local run; turn it on with LOG_LEVEL=debug.
+    disableRequestLogging: ctx.env.LOG_LEVEL !== 'debug' && ctx.env.LOG_LEVEL !== 'trace',
     trustProxy: true,
     bodyLimit: 1024 * 1024,
-    // Unicode-safe request ids are not needed; keep the default.
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,8 +1,13 @@
-// Starts the server: environment, database with migrations, demo data on first start, HTTP.
+// Starts the server: environment, database with migrations, demo data on first start, background
+// worker, HTTP.
 import { buildApp } from './app';
 import { openRuntime } from './bootstrap';
 import { DatabaseLockedError } from './db/client';
 import { loadEnv } from './env';
+import { startWorker } from './lib/jobs';
+import { purgeDeletedAccounts } from './modules/account/account.purge';
+import { importGeo } from './modules/geo/geo-import';
+import { seedDemo } from './modules/seed/seed';
 
 async function main() {
   const env = loadEnv();
@@ -16,10 +21,26 @@ async function main() {
     }
     throw err;
   }
-  const app = await buildApp(runtime.ctx, { logger: true, serveClient: true });
+  const { ctx } = runtime;
+
+  // First start of an empty database: places, then fictional demo advertisers and the first admin.
+  const log = (msg: string) => console.log(`  ${msg}`);
+  await importGeo(ctx.db, { log });
+  const seeded = await seedDemo(ctx, { profiles: env.SEED_PROFILES, log });
+  if (!seeded.skipped && seeded.profiles) {
+    console.log(`  Seeded ${seeded.profiles} demo profiles in ${(seeded.ms / 1000).toFixed(1)} s`);
+  }
+
+  const app = await buildApp(ctx, { logger: true, serveClient: true });
+  const stopWorker = startWorker(ctx, {
+    handlers: {},
+    tasks: [{ name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) }],
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    stopWorker();
     await app.close();
     await runtime.close();
     process.exit(0);
@@ -29,7 +50,13 @@ async function main() {
 
   await app.listen({ port: env.PORT, host: env.HOST });
   const port = (app.server.address() as { port: number }).port;
-  console.log(`\n  Directory running at http://localhost:${port}  (database: ${runtime.ctx.dbKind}, data: ${env.dataDir})\n`);
+  console.log(`\n  Directory running at http://localhost:${port}  (database: ${ctx.dbKind}, data: ${env.dataDir})`);
+  if (seeded.admin) {
+    console.log('\n  First start: an admin account was created. Sign in with');
+    console.log(`    login:    ${seeded.admin.username}  (or ${seeded.admin.email})`);
+    console.log(`    password: ${seeded.admin.password}`);
+    console.log('  It is shown only this once; keep it somewhere safe.\n');
+  }
 }
 
 main().catch((err) => {
