@@ -1,0 +1,163 @@
+// Walks EVERY route registered under /api and calls it as a visitor, as another advertiser, as the
+// owner and as an admin, checking 401/403/allowed against the table below. A route missing from the
+// table fails the test: whoever adds a route adds its line here, and so decides who may call it.
+//
+// Guards must run before the body is validated (onRequest, see auth/guards.ts): the walk sends bodies
+// that are empty or invalid, so a visitor must get 401 and a stranger 403, never a 422.
+import type { HTTPMethods } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/helpers';
+
+type Access =
+  /** Anyone, signed in or not. */
+  | 'public'
+  /** Any signed-in account (acts on itself). */
+  | 'user'
+  /** The account named by :id, or an admin. */
+  | 'owner'
+  /** Admins only. */
+  | 'admin';
+
+interface Rule {
+  access: Access;
+  /** Values of path parameters other than an owner's :id. */
+  params?: Record<string, string>;
+  body?: unknown;
+}
+
+const ROUTES: Record<string, Rule> = {
+  'GET /api/health': { access: 'public' },
+  // app
+  'POST /api/app/getData/:x': { access: 'user', params: { x: 'walk' } },
+  'POST /api/app/ping': { access: 'user' },
+  // auth
+  'POST /api/auth/register': { access: 'public' },
+  'POST /api/auth/login': { access: 'public' },
+  'POST /api/auth/logout': { access: 'public' },
+  'POST /api/auth/verify': { access: 'public' },
+  'POST /api/auth/forgotPassword': { access: 'public' },
+  'POST /api/auth/resetPassword': { access: 'public' },
+  'POST /api/recover': { access: 'public' },
+  'POST /api/auth/resendVerification': { access: 'user' },
+  'POST /api/auth/setNewPassword': { access: 'user' },
+  'POST /api/auth/connect': { access: 'user' },
+  'POST /api/auth/switch': { access: 'user' },
+  'POST /api/auth/unlink': { access: 'user' },
+  'GET /api/auth/links': { access: 'user' },
+  // account screen /edit/account/{id}
+  'GET /api/account/:id': { access: 'owner' },
+  'POST /api/account/:id/email': { access: 'owner' },
+  'POST /api/account/:id/mobile': { access: 'owner' },
+  'POST /api/account/:id/password': { access: 'owner' },
+  'POST /api/account/:id/username': { access: 'owner' },
+  'POST /api/account/:id/delete': { access: 'owner' },
+  // public directory
+  'GET /api/directory/countries': { access: 'public' },
+  'POST /api/directory/getNavigation': { access: 'public' },
+  'POST /api/directory/getDirectory': { access: 'public' },
+  'POST /api/directory/search': { access: 'public' },
+  'POST /api/directory/setFeedback': { access: 'public' },
+  'POST /api/directory/nearby': { access: 'public' },
+  'POST /api/directory/impressions': { access: 'public' },
+  'POST /api/directory/phoneReveal/:id': { access: 'public' },
+  'GET /api/getProfile/:id': { access: 'public' },
+  'GET /api/getProfileByName/:name': { access: 'public', params: { name: 'nobody' } },
+};
+
+/** Parses printRoutes({ commonPrefix: false }): children are printed relative to their parent. */
+function registeredRoutes(tree: string): Array<{ method: string; url: string }> {
+  const out: Array<{ method: string; url: string }> = [];
+  const stack: string[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^(.*?)(?:├── |└── )(\S+) \(([A-Z, ]+)\)$/.exec(line);
+    const bare = /^(.*?)(?:├── |└── )(\S+)$/.exec(line);
+    const hit = m ?? bare;
+    if (!hit) continue;
+    const depth = hit[1].length / 4;
+    stack.length = depth;
+    const url = (depth > 0 ? stack[depth - 1] : '') + hit[2];
+    stack[depth] = url;
+    if (m) for (const method of m[3].split(', ')) out.push({ method, url });
+  }
+  return out;
+}
+
+let t: TestApp;
+let routes: Array<{ method: string; url: string }>;
+const people: Record<'owner' | 'stranger' | 'admin', number> = { owner: 0, stranger: 0, admin: 0 };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedGeo(t.ctx);
+  people.owner = (await createAdvertiser(t.ctx)).account.id;
+  people.stranger = (await createAdvertiser(t.ctx)).account.id;
+  people.admin = (await createAdvertiser(t.ctx, { role: 'admin' })).account.id;
+  routes = registeredRoutes(t.app.printRoutes({ commonPrefix: false })).filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD');
+});
+afterAll(() => t.close());
+
+type Caller = 'visitor' | keyof typeof people;
+
+function urlFor(url: string, rule: Rule) {
+  return url.replace(/:(\w+)/g, (_m, name: string) => rule.params?.[name] ?? (name === 'id' ? String(people.owner) : 'x'));
+}
+
+async function callAs(caller: Caller, method: string, url: string, rule: Rule) {
+  // A fresh session per call: logout, switch and delete end the session they run in.
+  const session = caller === 'visitor' ? {} : await createSession(t.ctx, people[caller]);
+  const res = await t.app.inject({
+    method: method as HTTPMethods,
+    url: urlFor(url, rule),
+    ...session,
+    ...(method === 'GET' ? {} : { payload: (rule.body ?? {}) as object }),
+    remoteAddress: `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+  });
+  return res.statusCode;
+}
+
+function expected(access: Access, caller: Caller): 'allowed' | 401 | 403 {
+  if (access === 'public') return 'allowed';
+  if (caller === 'visitor') return 401;
+  if (access === 'user') return 'allowed';
+  if (access === 'owner') return caller === 'stranger' ? 403 : 'allowed';
+  return caller === 'admin' ? 'allowed' : 403;
+}
+
+describe('access walk over every /api route', () => {
+  it('finds the routes (the parser agrees with the router)', () => {
+    expect(routes.length).toBeGreaterThan(20);
+    for (const r of routes) expect(t.app.hasRoute({ method: r.method as HTTPMethods, url: r.url }), `${r.method} ${r.url}`).toBe(true);
+  });
+
+  it('every route has a line in the table, and every line a route', () => {
+    const keys = routes.map((r) => `${r.method} ${r.url}`);
+    const missing = keys.filter((k) => !(k in ROUTES));
+    expect(missing, 'routes missing from the access table of access-walk.test.ts').toEqual([]);
+    const stale = Object.keys(ROUTES).filter((k) => !keys.includes(k));
+    expect(stale, 'table lines whose route no longer exists').toEqual([]);
+  });
+
+  it('keeps the structural rules: /admin is admin-only, /account/:id and /edit/... are owner-only', () => {
+    for (const [key, rule] of Object.entries(ROUTES)) {
+      const url = key.split(' ')[1];
+      if (url.startsWith('/api/admin/')) expect(rule.access, key).toBe('admin');
+      if (/^\/api\/(account|edit)\/.*:id/.test(url)) expect(rule.access, key).toBe('owner');
+    }
+  });
+
+  it('answers each caller as the table says', async () => {
+    const wrong: string[] = [];
+    for (const { method, url } of routes) {
+      const rule = ROUTES[`${method} ${url}`];
+      if (!rule) continue;
+      for (const caller of ['visitor', 'stranger', 'owner', 'admin'] as const) {
+        const status = await callAs(caller, method, url, rule);
+        const want = expected(rule.access, caller);
+        const ok = want === 'allowed' ? status !== 401 && status !== 403 && status < 500 : status === want;
+        if (!ok) wrong.push(`${method} ${url} as ${caller}: ${status}, expected ${want}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
