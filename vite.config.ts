@@ -20,7 +20,10 @@ function resolveBuildId(): string {
       .trim();
     // A dirty tree builds different code under the same commit: add a time+random suffix so
     // browsers never mix files of two builds under one version id.
-    const dirty = execSync('git status --porcelain --untracked-files=no', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+    const dirty = execSync('git status --porcelain --untracked-files=no', {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
       .toString()
       .trim();
     return dirty ? `${sha}-${shortHash()}` : sha;
@@ -30,7 +33,10 @@ function resolveBuildId(): string {
 }
 
 function shortHash(): string {
-  return createHash('sha256').update(`${Date.now()}:${randomBytes(8).toString('hex')}`).digest('hex').slice(0, 10);
+  return createHash('sha256')
+    .update(`${Date.now()}:${randomBytes(8).toString('hex')}`)
+    .digest('hex')
+    .slice(0, 10);
 }
 
 /**
@@ -49,7 +55,13 @@ function versionedChunks(buildId: string): Plugin {
     renderChunk(code) {
       if (!specifier.test(code)) return null;
       specifier.lastIndex = 0;
-      return { code: code.replace(specifier, (_m, lead: string, q: string, file: string) => `${lead}${q}${file}?v=${buildId}${q}`), map: null };
+      return {
+        code: code.replace(
+          specifier,
+          (_m, lead: string, q: string, file: string) => `${lead}${q}${file}?v=${buildId}${q}`,
+        ),
+        map: null,
+      };
     },
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'build-id.txt', source: `${buildId}\n` });

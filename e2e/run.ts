@@ -11,7 +11,15 @@ import { journeys, saveScreenshot, SCREENSHOT_DIR, type Journey } from './harnes
 
 const root = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const HEALTH_TIMEOUT_MS = Number(process.env.E2E_HEALTH_TIMEOUT_MS ?? 300_000);
 const JOURNEY_TIMEOUT_MS = 90_000;
 
@@ -30,7 +38,11 @@ function buildIfStale(): void {
   const builtAt = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
   if (builtAt && Math.max(...inputs.map(newestMtime)) <= builtAt) return;
   console.log('building the web app...');
-  const res = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const res = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (res.status !== 0) throw new Error('vite build failed');
 }
 
@@ -50,7 +62,14 @@ async function startServer(port: number, dataDir: string, logFile: string): Prom
   const log = fs.openSync(logFile, 'w');
   const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_PROFILES: process.env.SEED_PROFILES ?? '300', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_PROFILES: process.env.SEED_PROFILES ?? '300',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', log, log],
   });
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
@@ -93,7 +112,8 @@ async function runJourney(browser: Browser, baseUrl: string, journey: Journey): 
   const failedResponses: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
   page.on('response', (response) => {
-    if (response.status() >= 400) failedResponses.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+    if (response.status() >= 400)
+      failedResponses.push(`${response.status()} ${response.request().method()} ${response.url()}`);
   });
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(`${message.text()} [${message.location().url}]`);
@@ -109,11 +129,15 @@ async function runJourney(browser: Browser, baseUrl: string, journey: Journey): 
         screenshot: (step) => saveScreenshot(page, `${journey.name}-${step}`),
         allowConsoleError: (pattern) => allowed.push(pattern),
       }),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out after ${JOURNEY_TIMEOUT_MS} ms`)), JOURNEY_TIMEOUT_MS)),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`timed out after ${JOURNEY_TIMEOUT_MS} ms`)), JOURNEY_TIMEOUT_MS),
+      ),
     ]);
     const unexpected = consoleErrors.filter((line) => !allowed.some((pattern) => pattern.test(line)));
     if (unexpected.length) {
-      throw new Error(`unexpected console errors:\n  ${unexpected.join('\n  ')}\nfailed responses:\n  ${failedResponses.join('\n  ') || '(none)'}`);
+      throw new Error(
+        `unexpected console errors:\n  ${unexpected.join('\n  ')}\nfailed responses:\n  ${failedResponses.join('\n  ') || '(none)'}`,
+      );
     }
     return null;
   } catch (error) {
@@ -139,7 +163,9 @@ async function main(): Promise<number> {
   let baseUrl = external ?? '';
   // E2E_DATA_DIR reuses a prepared data directory (debugging); it is left in place afterwards.
   const keepData = !!process.env.E2E_DATA_DIR;
-  const dataDir = external ? '' : (process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'directory-e2e-')));
+  const dataDir = external
+    ? ''
+    : (process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'directory-e2e-')));
   // Screenshots of an earlier run would pass for this run's.
   fs.rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });

@@ -19,7 +19,10 @@ for (const viewport of [PHONE, DESKTOP]) {
     const buildId = await page.evaluate(() => window.__directoryApp?.buildId);
     assert.ok(buildId, 'the page exposes its build id');
     const sectionChunk = requests.find((url) => /\/dyn\/directory-[^/?]+\.js\?v=/.test(url));
-    assert.ok(sectionChunk, `a directory chunk request under /dyn/ with ?v= (requests: ${requests.filter((u) => u.includes('/dyn/')).join(', ')})`);
+    assert.ok(
+      sectionChunk,
+      `a directory chunk request under /dyn/ with ?v= (requests: ${requests.filter((u) => u.includes('/dyn/')).join(', ')})`,
+    );
     assert.ok(sectionChunk.endsWith(`?v=${buildId}`), `chunk version is the build id: ${sectionChunk}`);
 
     // The busiest country is first.

@@ -3,82 +3,98 @@
 import assert from 'node:assert/strict';
 import { journey, PHONE } from '../harness';
 
-journey('errors: not found, redirects, 422/401/404 and dialogs', PHONE, async ({ page, baseUrl, requests, screenshot, allowConsoleError }) => {
-  allowConsoleError(/status of (404|422)/);
+journey(
+  'errors: not found, redirects, 422/401/404 and dialogs',
+  PHONE,
+  async ({ page, baseUrl, requests, screenshot, allowConsoleError }) => {
+    allowConsoleError(/status of (404|422)/);
 
-  await page.goto(`${baseUrl}/no/such/page`);
-  await page.waitForURL('**/page-not-found');
-  await page.getByTestId('not-found').waitFor();
-  assert.equal(await page.evaluate(() => document.body.id), 'page-not-found-page');
-  await screenshot('1-not-found');
+    await page.goto(`${baseUrl}/no/such/page`);
+    await page.waitForURL('**/page-not-found');
+    await page.getByTestId('not-found').waitFor();
+    assert.equal(await page.evaluate(() => document.body.id), 'page-not-found-page');
+    await screenshot('1-not-found');
 
-  // Country and place accept lowercase letters and hyphens only.
-  await page.goto(`${baseUrl}/female/Not_A_Country`);
-  await page.waitForURL('**/page-not-found');
+    // Country and place accept lowercase letters and hyphens only.
+    await page.goto(`${baseUrl}/female/Not_A_Country`);
+    await page.waitForURL('**/page-not-found');
 
-  // The old /all/... paths move to /escorts/...
-  const countries = await page.evaluate(() => fetch('/api/directory/countries').then((r) => r.json() as Promise<{ data: Array<{ slug: string }> }>));
-  const slug = countries.data[0]?.slug;
-  assert.ok(slug, 'the seed lists at least one country');
-  await page.goto(`${baseUrl}/all/${slug}`);
-  await page.waitForURL(`**/escorts/${slug}`);
-  await page.getByTestId('profile-card').first().waitFor();
+    // The old /all/... paths move to /escorts/...
+    const countries = await page.evaluate(() =>
+      fetch('/api/directory/countries').then((r) => r.json() as Promise<{ data: Array<{ slug: string }> }>),
+    );
+    const slug = countries.data[0]?.slug;
+    assert.ok(slug, 'the seed lists at least one country');
+    await page.goto(`${baseUrl}/all/${slug}`);
+    await page.waitForURL(`**/escorts/${slug}`);
+    await page.getByTestId('profile-card').first().waitFor();
 
-  // A visitor's start-up user-data call is a quiet 401: no login modal.
-  await page.waitForTimeout(1200);
-  assert.ok(requests.some((url) => url.includes('/api/app/getData/')), 'user data was asked for');
-  assert.equal(await page.getByTestId('login-modal').count(), 0);
+    // A visitor's start-up user-data call is a quiet 401: no login modal.
+    await page.waitForTimeout(1200);
+    assert.ok(
+      requests.some((url) => url.includes('/api/app/getData/')),
+      'user data was asked for',
+    );
+    assert.equal(await page.getByTestId('login-modal').count(), 0);
 
-  // 422 -> validation-error dialog titled with the message, errors grouped by field.
-  const status = await page.evaluate(() =>
-    window.__directoryApp!.api('/directory/getDirectory', { method: 'POST', body: { category: 'escorts', country: 'NOT VALID' } }).then(
-      () => 200,
-      (error: { status: number }) => error.status,
-    ),
-  );
-  assert.equal(status, 422);
-  const validation = page.getByTestId('validation-dialog');
-  await validation.waitFor();
-  assert.match(await validation.getByRole('heading').innerText(), /The given data was invalid/);
-  await validation.locator('[data-field="country"]').waitFor();
-  await screenshot('2-validation-dialog');
-  await page.keyboard.press('Escape');
-  await validation.waitFor({ state: 'detached' });
+    // 422 -> validation-error dialog titled with the message, errors grouped by field.
+    const status = await page.evaluate(() =>
+      window
+        .__directoryApp!.api('/directory/getDirectory', {
+          method: 'POST',
+          body: { category: 'escorts', country: 'NOT VALID' },
+        })
+        .then(
+          () => 200,
+          (error: { status: number }) => error.status,
+        ),
+    );
+    assert.equal(status, 422);
+    const validation = page.getByTestId('validation-dialog');
+    await validation.waitFor();
+    assert.match(await validation.getByRole('heading').innerText(), /The given data was invalid/);
+    await validation.locator('[data-field="country"]').waitFor();
+    await screenshot('2-validation-dialog');
+    await page.keyboard.press('Escape');
+    await validation.waitFor({ state: 'detached' });
 
-  // 401 -> login modal.
-  await page.evaluate(() => window.__directoryApp!.api('/app/getData/e2e', { method: 'POST' }).catch(() => null));
-  const login = page.getByTestId('login-modal');
-  await login.waitFor();
-  await screenshot('3-login-modal');
-  await page.keyboard.press('Escape');
-  await login.waitFor({ state: 'detached' });
+    // 401 -> login modal.
+    await page.evaluate(() => window.__directoryApp!.api('/app/getData/e2e', { method: 'POST' }).catch(() => null));
+    const login = page.getByTestId('login-modal');
+    await login.waitFor();
+    await screenshot('3-login-modal');
+    await page.keyboard.press('Escape');
+    await login.waitFor({ state: 'detached' });
 
-  // Confirm resolves true on confirm and false on cancel or Escape.
-  const ask = () => page.evaluate(() => window.__directoryApp!.confirm({ title: 'Bookmark?' }));
-  let answer = ask();
-  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Cancel' }).click();
-  assert.equal(await answer, false);
-  answer = ask();
-  await page.getByTestId('confirm-dialog').waitFor();
-  await screenshot('4-confirm');
-  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Yes' }).click();
-  assert.equal(await answer, true);
-  answer = ask();
-  await page.getByTestId('confirm-dialog').waitFor();
-  await page.keyboard.press('Escape');
-  assert.equal(await answer, false);
+    // Confirm resolves true on confirm and false on cancel or Escape.
+    const ask = () => page.evaluate(() => window.__directoryApp!.confirm({ title: 'Bookmark?' }));
+    let answer = ask();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await answer, false);
+    answer = ask();
+    await page.getByTestId('confirm-dialog').waitFor();
+    await screenshot('4-confirm');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Yes' }).click();
+    assert.equal(await answer, true);
+    answer = ask();
+    await page.getByTestId('confirm-dialog').waitFor();
+    await page.keyboard.press('Escape');
+    assert.equal(await answer, false);
 
-  // A notification with a path goes there after OK.
-  const notified = page.evaluate(() => window.__directoryApp!.notify({ message: '<b>Saved.</b>', ok: 'OK', icon: 'success', path: '/countries' }));
-  const notification = page.getByTestId('notification-dialog');
-  await notification.waitFor();
-  assert.equal(await notification.getByRole('heading').innerText(), 'Notification');
-  await screenshot('5-notification');
-  await notification.getByRole('button', { name: 'OK' }).click();
-  assert.equal(await notified, true);
-  await page.waitForURL('**/countries');
+    // A notification with a path goes there after OK.
+    const notified = page.evaluate(() =>
+      window.__directoryApp!.notify({ message: '<b>Saved.</b>', ok: 'OK', icon: 'success', path: '/countries' }),
+    );
+    const notification = page.getByTestId('notification-dialog');
+    await notification.waitFor();
+    assert.equal(await notification.getByRole('heading').innerText(), 'Notification');
+    await screenshot('5-notification');
+    await notification.getByRole('button', { name: 'OK' }).click();
+    assert.equal(await notified, true);
+    await page.waitForURL('**/countries');
 
-  // 404 -> page-not-found screen.
-  await page.evaluate(() => window.__directoryApp!.api('/getProfile/2147483000').catch(() => null));
-  await page.waitForURL('**/page-not-found');
-});
+    // 404 -> page-not-found screen.
+    await page.evaluate(() => window.__directoryApp!.api('/getProfile/2147483000').catch(() => null));
+    await page.waitForURL('**/page-not-found');
+  },
+);

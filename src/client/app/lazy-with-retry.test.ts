@@ -16,7 +16,13 @@ function fakeWindow() {
 }
 
 const settledWithin = async (promise: Promise<unknown>, ms: number) =>
-  Promise.race([promise.then(() => true, () => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
+  Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
 
 describe('loadWithRetry', () => {
   let win: ReturnType<typeof fakeWindow>;

@@ -2,7 +2,12 @@ import { useMatches } from 'react-router';
 import type { RouteMeta } from '#shared/routes';
 
 export function isRouteMeta(handle: unknown): handle is RouteMeta {
-  return !!handle && typeof handle === 'object' && typeof (handle as RouteMeta).name === 'string' && typeof (handle as RouteMeta).section === 'string';
+  return (
+    !!handle &&
+    typeof handle === 'object' &&
+    typeof (handle as RouteMeta).name === 'string' &&
+    typeof (handle as RouteMeta).section === 'string'
+  );
 }
 
 /** Meta and params of the deepest matched route (the shell sits above the screens). */

@@ -18,7 +18,10 @@ export function buildRoutes(): RouteObject[] {
       element: <Shell />,
       children: [
         ...ROUTES.map((meta) => ({ path: routerPath(meta.path), element: <RouteScreen meta={meta} />, handle: meta })),
-        ...Object.entries(LEGACY_PREFIXES).map(([from, to]) => ({ path: `${from}*`, element: <LegacyRedirect to={to} /> })),
+        ...Object.entries(LEGACY_PREFIXES).map(([from, to]) => ({
+          path: `${from}*`,
+          element: <LegacyRedirect to={to} />,
+        })),
         { path: '*', element: <Navigate to={NOT_FOUND_PATH} replace /> },
       ],
     },

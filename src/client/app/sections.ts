@@ -13,7 +13,11 @@ export interface SectionProps {
   route: string;
 }
 
-function section<P extends object>(name: Section, namespaces: string[], load: () => Promise<ComponentType<P>>): PreloadableLazy<P> {
+function section<P extends object>(
+  name: Section,
+  namespaces: string[],
+  load: () => Promise<ComponentType<P>>,
+): PreloadableLazy<P> {
   return lazyWithRetry(name, async () => {
     const [component] = await Promise.all([load(), initI18n().then(() => i18n.loadNamespaces(namespaces))]);
     return component;
@@ -21,7 +25,9 @@ function section<P extends object>(name: Section, namespaces: string[], load: ()
 }
 
 export const SECTION_COMPONENTS: Record<Section, PreloadableLazy<SectionProps>> = {
-  directory: section('directory', ['directory'], () => import('#client/sections/directory/index').then((m) => m.DirectorySection)),
+  directory: section('directory', ['directory'], () =>
+    import('#client/sections/directory/index').then((m) => m.DirectorySection),
+  ),
   edit: section('edit', [], () => import('#client/sections/edit/index').then((m) => m.EditSection)),
   auth: section('auth', [], () => import('#client/sections/auth/index').then((m) => m.AuthSection)),
   checkout: section('checkout', [], () => import('#client/sections/checkout/index').then((m) => m.CheckoutSection)),

@@ -11,7 +11,14 @@ export function LoginModal() {
   const location = useLocation();
   const next = encodeURIComponent(`${location.pathname}${location.search}`);
   return (
-    <DialogFrame open={login} onClose={closeLoginModal} title={t('login.title')} layer="modal" described testId="login-modal">
+    <DialogFrame
+      open={login}
+      onClose={closeLoginModal}
+      title={t('login.title')}
+      layer="modal"
+      described
+      testId="login-modal"
+    >
       <DialogDescription className="dialog__message">{t('login.message')}</DialogDescription>
       <div className="dialog__actions">
         <Link className="button" to="/register" onClick={closeLoginModal}>

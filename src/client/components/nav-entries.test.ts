@@ -2,13 +2,36 @@ import { describe, expect, it } from 'vitest';
 import type { CurrentUser } from '#client/features/app/api';
 import { navEntries } from './nav-entries';
 
-const user = (role: CurrentUser['role']): CurrentUser => ({ language: 'en', complete: true, verify: null, user_id: 7, role });
+const user = (role: CurrentUser['role']): CurrentUser => ({
+  user_id: 7,
+  username: 'anna',
+  role,
+  language: 'en',
+  complete: true,
+  verify: 'none',
+  email_verified: true,
+  mobile_verified: false,
+});
 const keys = (entries: ReturnType<typeof navEntries>) => entries.map((e) => e.key);
 
 describe('navEntries', () => {
   it('offers visitors the directory, joining and logging in, nothing of an account', () => {
     const k = keys(navEntries('visitor', null, null));
-    expect(k).toEqual(expect.arrayContaining(['worldwide', 'female', 'male', 'trans', 'dom', 'feed', 'join', 'login', 'whatYouGet', 'shop', 'help']));
+    expect(k).toEqual(
+      expect.arrayContaining([
+        'worldwide',
+        'female',
+        'male',
+        'trans',
+        'dom',
+        'feed',
+        'join',
+        'login',
+        'whatYouGet',
+        'shop',
+        'help',
+      ]),
+    );
     expect(k).not.toContain('logout');
     expect(k).not.toContain('admin');
     expect(k).not.toContain('editProfile');

@@ -2,9 +2,24 @@
 import type { CurrentUser, Role } from '#client/features/app/api';
 
 export type NavKey =
-  | 'worldwide' | 'female' | 'male' | 'trans' | 'dom' | 'feed' | 'bookmarks'
-  | 'yourProfile' | 'editProfile' | 'topup' | 'accountSettings' | 'admin' | 'logout'
-  | 'join' | 'login' | 'whatYouGet' | 'shop' | 'help';
+  | 'worldwide'
+  | 'female'
+  | 'male'
+  | 'trans'
+  | 'dom'
+  | 'feed'
+  | 'bookmarks'
+  | 'yourProfile'
+  | 'editProfile'
+  | 'topup'
+  | 'accountSettings'
+  | 'admin'
+  | 'logout'
+  | 'join'
+  | 'login'
+  | 'whatYouGet'
+  | 'shop'
+  | 'help';
 
 export interface NavEntry {
   key: NavKey;
@@ -29,7 +44,12 @@ const CATEGORY_ENTRIES = [
 export function navEntries(role: Role, user: CurrentUser | null, country: string | null): NavEntry[] {
   const entries: NavEntry[] = [{ key: 'worldwide', label: 'nav.worldwide', to: '/countries', group: 'browse' }];
   for (const [key, category] of CATEGORY_ENTRIES) {
-    entries.push({ key, label: `nav.${key}`, to: country ? `/${category}/${country}` : `/countries?category=${category}`, group: 'browse' });
+    entries.push({
+      key,
+      label: `nav.${key}`,
+      to: country ? `/${category}/${country}` : `/countries?category=${category}`,
+      group: 'browse',
+    });
   }
   entries.push({ key: 'feed', label: 'nav.feed', to: '/feed', group: 'browse' });
   entries.push({ key: 'bookmarks', label: 'nav.bookmarks', to: '/bookmarks', group: 'browse' });

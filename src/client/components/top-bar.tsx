@@ -9,7 +9,15 @@ import { SearchBox } from './search-box';
 
 const isNarrow = () => window.matchMedia(`(max-width: ${NARROW_BREAKPOINT}px)`).matches;
 
-export function TopBar({ width, user, country }: { width: RouteMeta['nav']; user: CurrentUser | null; country: string | null }) {
+export function TopBar({
+  width,
+  user,
+  country,
+}: {
+  width: RouteMeta['nav'];
+  user: CurrentUser | null;
+  country: string | null;
+}) {
   const { t } = useTranslation();
   const location = useLocation();
   const [open, setOpen] = useState(false);

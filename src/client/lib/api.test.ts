@@ -24,7 +24,10 @@ describe('api error catalogue', () => {
   };
 
   it('shows a 422 in the validation dialog', async () => {
-    const body = { message: 'The given data was invalid.', errors: { country: ['Use lowercase letters and hyphens only.'] } };
+    const body = {
+      message: 'The given data was invalid.',
+      errors: { country: ['Use lowercase letters and hyphens only.'] },
+    };
     respond(json(422, body));
     await expect(api('/directory/getDirectory', { method: 'POST', body: {} })).rejects.toBeInstanceOf(ApiError);
     expect(dialogStore.get().validation).toEqual(body);

@@ -125,7 +125,12 @@ export function report(error: ApiError, handled: number[] = []): void {
       return;
     case 403:
     case 429:
-      void notify({ title: t('common:dialog.errorTitle'), message: escapeHtml(error.message), icon: 'error', ok: t('common:dialog.ok') });
+      void notify({
+        title: t('common:dialog.errorTitle'),
+        message: escapeHtml(error.message),
+        icon: 'error',
+        ok: t('common:dialog.ok'),
+      });
       return;
   }
   // Spec: "other status handling: not shown". A 4xx carries a message meant for people; a 5xx
@@ -155,7 +160,8 @@ function isAbort(error: unknown): boolean {
 }
 
 function messageOf(body: unknown): string | undefined {
-  if (body && typeof body === 'object' && typeof (body as MessageBody).message === 'string') return (body as MessageBody).message;
+  if (body && typeof body === 'object' && typeof (body as MessageBody).message === 'string')
+    return (body as MessageBody).message;
   return undefined;
 }
 
@@ -170,5 +176,10 @@ function isValidationBody(body: unknown): body is ValidationErrorBody {
 }
 
 function isNotification(body: unknown): body is NotificationBody {
-  return !!body && typeof body === 'object' && (body as NotificationBody).type === 'notification' && typeof (body as NotificationBody).message === 'string';
+  return (
+    !!body &&
+    typeof body === 'object' &&
+    (body as NotificationBody).type === 'notification' &&
+    typeof (body as NotificationBody).message === 'string'
+  );
 }

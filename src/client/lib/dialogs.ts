@@ -40,7 +40,12 @@ export interface DialogState {
   login: boolean;
 }
 
-export const dialogStore = createStore<DialogState>({ notification: null, validation: null, confirm: null, login: false });
+export const dialogStore = createStore<DialogState>({
+  notification: null,
+  validation: null,
+  confirm: null,
+  login: false,
+});
 
 export const useDialogs = () => useStore(dialogStore);
 
@@ -93,5 +98,8 @@ export function closeLoginModal(): void {
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }

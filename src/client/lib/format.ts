@@ -27,7 +27,11 @@ export function intlLocale(language: string): string {
 
 export function formatMoney(amount: number, currency: string, language: string): string {
   try {
-    return new Intl.NumberFormat(intlLocale(language), { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
+    return new Intl.NumberFormat(intlLocale(language), {
+      style: 'currency',
+      currency,
+      maximumFractionDigits: 0,
+    }).format(amount);
   } catch {
     // An unknown currency code must not break the profile page.
     return `${amount} ${currency}`;

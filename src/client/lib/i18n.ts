@@ -20,7 +20,8 @@ const catalogueBackend: BackendModule = {
   },
 };
 
-export const isLanguage = (value: unknown): value is Language => typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+export const isLanguage = (value: unknown): value is Language =>
+  typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 
 /** Spec section 1 and DESIGN.md: German is chosen by host name (de.example.com, example.de). */
 export function hostLanguage(hostname: string): Language | null {
@@ -39,7 +40,11 @@ export function queryLanguage(search: string): Language | null {
  * language, else English.
  */
 export function pickLanguage(location: { hostname: string; search: string }, userLanguage?: string | null): Language {
-  return queryLanguage(location.search) ?? hostLanguage(location.hostname) ?? (isLanguage(userLanguage) ? userLanguage : 'en');
+  return (
+    queryLanguage(location.search) ??
+    hostLanguage(location.hostname) ??
+    (isLanguage(userLanguage) ? userLanguage : 'en')
+  );
 }
 
 let started: Promise<void> | undefined;

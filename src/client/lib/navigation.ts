@@ -2,7 +2,8 @@
 // itself on start; before that, and in tests, a full page load is the safe fallback.
 type Navigate = (to: string, options?: { replace?: boolean }) => void;
 
-let navigateImpl: Navigate = (to, options) => (options?.replace ? window.location.replace(to) : window.location.assign(to));
+let navigateImpl: Navigate = (to, options) =>
+  options?.replace ? window.location.replace(to) : window.location.assign(to);
 
 export function registerNavigator(navigate: Navigate): void {
   navigateImpl = navigate;

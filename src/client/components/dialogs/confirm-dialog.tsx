@@ -16,9 +16,7 @@ export function ConfirmDialog() {
       described={!!options?.message}
       testId="confirm-dialog"
     >
-      {options?.message && (
-        <DialogDescription className="dialog__message">{options.message}</DialogDescription>
-      )}
+      {options?.message && <DialogDescription className="dialog__message">{options.message}</DialogDescription>}
       <div className="dialog__actions">
         <button type="button" className="button" onClick={() => settleConfirm(false)}>
           {options?.cancel ?? t('dialog.cancel')}

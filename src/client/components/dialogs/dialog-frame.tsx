@@ -20,7 +20,18 @@ export interface DialogFrameProps {
   testId?: string;
 }
 
-export function DialogFrame({ open, onClose, title, layer = 'dialog', role = 'dialog', described, icon, className, children, testId }: DialogFrameProps) {
+export function DialogFrame({
+  open,
+  onClose,
+  title,
+  layer = 'dialog',
+  role = 'dialog',
+  described,
+  icon,
+  className,
+  children,
+  testId,
+}: DialogFrameProps) {
   const { t } = useTranslation();
   const zIndex = layer === 'dialog' ? DIALOG_Z_INDEX : MODAL_Z_INDEX;
   return (

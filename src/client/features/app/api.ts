@@ -2,22 +2,10 @@
 // language switch, complete-profile redirect, online ping).
 import { useQuery } from '@tanstack/react-query';
 import { ONLINE_PING_MS, USER_DATA_DELAY_MS } from '#shared/constants';
+import type { CurrentUser } from '#shared/schemas/auth';
 import { api, ApiError } from '#client/lib/api';
 
-/**
- * Response of POST /api/app/getData/:x as agreed with the server. No shared schema exists for it
- * yet; when src/shared/schemas gains one, infer this type from it instead.
- */
-export interface CurrentUser {
-  user_id: number;
-  username?: string;
-  role: 'advertiser' | 'admin';
-  language: string;
-  complete: boolean;
-  /** Verification status of the profile: none, pending, verified or declined. */
-  verify: string | null;
-  email_verified?: boolean;
-}
+export type { CurrentUser };
 
 export type Role = 'visitor' | CurrentUser['role'];
 

@@ -1,13 +1,10 @@
 // Calls of the auth area. The accounts work adds login, register and the rest here.
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import type { LogoutResponse } from '#shared/schemas/auth';
 import { api } from '#client/lib/api';
 
-interface LogoutResponse {
-  /** Spec section 4: the URL the browser is sent to after logging out. */
-  data?: string;
-}
-
+/** Spec section 4: logging out answers the URL the browser goes to next. */
 export async function logout(): Promise<string> {
   const response = await api<LogoutResponse | null>('/auth/logout', { method: 'POST', loading: true });
   return typeof response?.data === 'string' && response.data ? response.data : '/';

@@ -10,7 +10,9 @@ export type ProfileRef = { id: number } | { name: string };
 
 /** Drops an absent place so equal filters hash equally. */
 export function normalizeFilter(filter: DirectoryFilter): DirectoryFilter {
-  return filter.place ? { category: filter.category, country: filter.country, place: filter.place } : { category: filter.category, country: filter.country };
+  return filter.place
+    ? { category: filter.category, country: filter.country, place: filter.place }
+    : { category: filter.category, country: filter.country };
 }
 
 export const directoryKeys = {
@@ -30,8 +32,17 @@ export function fetchNavigation(filter: DirectoryFilter, signal?: AbortSignal): 
   return api<Navigation>('/directory/getNavigation', { method: 'POST', body: normalizeFilter(filter), signal });
 }
 
-export function fetchDirectoryPage(filter: DirectoryFilter, page: number, signal?: AbortSignal): Promise<DirectoryPage> {
-  return api<DirectoryPage>('/directory/getDirectory', { method: 'POST', query: { page }, body: normalizeFilter(filter), signal });
+export function fetchDirectoryPage(
+  filter: DirectoryFilter,
+  page: number,
+  signal?: AbortSignal,
+): Promise<DirectoryPage> {
+  return api<DirectoryPage>('/directory/getDirectory', {
+    method: 'POST',
+    query: { page },
+    body: normalizeFilter(filter),
+    signal,
+  });
 }
 
 export function fetchSearchPage(q: string, page: number, signal?: AbortSignal): Promise<DirectoryPage> {
@@ -40,12 +51,20 @@ export function fetchSearchPage(q: string, page: number, signal?: AbortSignal): 
 
 export async function fetchProfile(ref: ProfileRef, signal?: AbortSignal): Promise<Profile> {
   const path = 'id' in ref ? `/getProfile/${ref.id}` : `/getProfileByName/${encodeURIComponent(ref.name)}`;
-  const response = await api<{ profile: Profile }>(path, { query: 'id' in ref ? { render: 1 } : undefined, signal, loading: true });
+  const response = await api<{ profile: Profile }>(path, {
+    query: 'id' in ref ? { render: 1 } : undefined,
+    signal,
+    loading: true,
+  });
   return response.profile;
 }
 
 export function useCountries() {
-  return useQuery({ queryKey: directoryKeys.countries, queryFn: ({ signal }) => fetchCountries(signal), staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: directoryKeys.countries,
+    queryFn: ({ signal }) => fetchCountries(signal),
+    staleTime: 5 * 60_000,
+  });
 }
 
 /**

@@ -4,7 +4,8 @@ import { CATEGORIES, type Category } from '#shared/constants';
 import { useCountries } from '#client/features/directory/api';
 import { countryName } from '#client/lib/format';
 
-const isCategory = (value: string | null): value is Category => !!value && (CATEGORIES as readonly string[]).includes(value);
+const isCategory = (value: string | null): value is Category =>
+  !!value && (CATEGORIES as readonly string[]).includes(value);
 
 /** All countries with listings. `?category=` keeps a category chosen in the menu for the links. */
 export function CountriesPage() {

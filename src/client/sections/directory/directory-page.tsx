@@ -11,7 +11,8 @@ import { ProfileList } from './profile-list';
 /** City chips shown before "show all": keeps the list's trigger near the top on phones. */
 const VISIBLE_PLACES = 8;
 
-const listPath = (category: Category, country: string, place?: string) => `/${category}/${country}${place ? `/${place}` : ''}`;
+const listPath = (category: Category, country: string, place?: string) =>
+  `/${category}/${country}${place ? `/${place}` : ''}`;
 
 export function DirectoryPage({ category }: { category: Category }) {
   const { t, i18n } = useTranslation('directory');
@@ -27,7 +28,9 @@ export function DirectoryPage({ category }: { category: Category }) {
 
   const countryLabel = nav ? countryName(nav.country.code, nav.country.name, i18n.language) : null;
   const locationText = nav?.place?.name ?? countryLabel;
-  const heading = locationText ? t('list.heading', { category: t(`titles:${category}`), location: locationText }) : null;
+  const heading = locationText
+    ? t('list.heading', { category: t(`titles:${category}`), location: locationText })
+    : null;
   useDocumentTitle(heading);
 
   return (
@@ -39,7 +42,11 @@ export function DirectoryPage({ category }: { category: Category }) {
           </li>
           {nav && countryLabel && (
             <li>
-              {nav.place ? <Link to={listPath(category, nav.country.slug)}>{countryLabel}</Link> : <span aria-current="page">{countryLabel}</span>}
+              {nav.place ? (
+                <Link to={listPath(category, nav.country.slug)}>{countryLabel}</Link>
+              ) : (
+                <span aria-current="page">{countryLabel}</span>
+              )}
             </li>
           )}
           {nav?.place && (
@@ -56,21 +63,37 @@ export function DirectoryPage({ category }: { category: Category }) {
       </header>
 
       <CategoryTabs category={category} country={country} place={place} counts={nav?.counts} />
-      {nav && nav.places.length > 0 && <PlaceChips nav={nav} category={category} country={country} place={place} countryLabel={countryLabel ?? ''} />}
+      {nav && nav.places.length > 0 && (
+        <PlaceChips nav={nav} category={category} country={country} place={place} countryLabel={countryLabel ?? ''} />
+      )}
 
       <ProfileList source={source} emptyText={t('list.empty')} />
     </div>
   );
 }
 
-function CategoryTabs({ category, country, place, counts }: { category: Category; country: string; place?: string; counts?: Navigation['counts'] }) {
+function CategoryTabs({
+  category,
+  country,
+  place,
+  counts,
+}: {
+  category: Category;
+  country: string;
+  place?: string;
+  counts?: Navigation['counts'];
+}) {
   const { t } = useTranslation('directory');
   return (
     <nav className="tabs" aria-label={t('list.categoryLabel')}>
       <ul>
         {CATEGORIES.map((c) => (
           <li key={c}>
-            <Link to={listPath(c, country, place)} className="tabs__tab" aria-current={c === category ? 'page' : undefined}>
+            <Link
+              to={listPath(c, country, place)}
+              className="tabs__tab"
+              aria-current={c === category ? 'page' : undefined}
+            >
               {t(`categories.${c}`)}
               {counts && <span className="tabs__count">{counts[c] ?? 0}</span>}
             </Link>
@@ -81,7 +104,19 @@ function CategoryTabs({ category, country, place, counts }: { category: Category
   );
 }
 
-function PlaceChips({ nav, category, country, place, countryLabel }: { nav: Navigation; category: Category; country: string; place?: string; countryLabel: string }) {
+function PlaceChips({
+  nav,
+  category,
+  country,
+  place,
+  countryLabel,
+}: {
+  nav: Navigation;
+  category: Category;
+  country: string;
+  place?: string;
+  countryLabel: string;
+}) {
   const { t } = useTranslation('directory');
   const [all, setAll] = useState(false);
   const activeIndex = nav.places.findIndex((p) => p.slug === place);
@@ -91,13 +126,21 @@ function PlaceChips({ nav, category, country, place, countryLabel }: { nav: Navi
     <nav className="places" aria-label={t('list.cities')}>
       <ul className="chips">
         <li>
-          <Link className={`chip${place ? '' : ' chip--active'}`} to={listPath(category, country)} aria-current={place ? undefined : 'page'}>
+          <Link
+            className={`chip${place ? '' : ' chip--active'}`}
+            to={listPath(category, country)}
+            aria-current={place ? undefined : 'page'}
+          >
             {t('list.allCities', { country: countryLabel })}
           </Link>
         </li>
         {shown.map((p) => (
           <li key={p.slug}>
-            <Link className={`chip${p.slug === place ? ' chip--active' : ''}`} to={listPath(category, country, p.slug)} aria-current={p.slug === place ? 'page' : undefined}>
+            <Link
+              className={`chip${p.slug === place ? ' chip--active' : ''}`}
+              to={listPath(category, country, p.slug)}
+              aria-current={p.slug === place ? 'page' : undefined}
+            >
               {p.name} <span className="chip__count">{p.count}</span>
             </Link>
           </li>

@@ -12,7 +12,14 @@ export function ProfileCard({ item, eager }: { item: ProfileItem; eager?: boolea
       <Link className="card__link" to={`/profile/${item.id}`}>
         <div className="card__media">
           {item.avatar ? (
-            <img src={item.avatar} alt="" loading={eager ? 'eager' : 'lazy'} decoding="async" width={300} height={400} />
+            <img
+              src={item.avatar}
+              alt=""
+              loading={eager ? 'eager' : 'lazy'}
+              decoding="async"
+              width={300}
+              height={400}
+            />
           ) : (
             <span className="card__placeholder" aria-label={t('item.noPhoto')}>
               {item.name.slice(0, 1).toUpperCase()}

@@ -9,7 +9,15 @@ import { useInfiniteTrigger } from './use-infinite-trigger';
 /** First cards are above the fold on most screens: load their images at once. */
 const EAGER_IMAGES = 4;
 
-export function ProfileList({ source, emptyText, onFirstPage }: { source: ProfileListSource; emptyText: string; onFirstPage?: (page: DirectoryPage) => void }) {
+export function ProfileList({
+  source,
+  emptyText,
+  onFirstPage,
+}: {
+  source: ProfileListSource;
+  emptyText: string;
+  onFirstPage?: (page: DirectoryPage) => void;
+}) {
   const { t } = useTranslation('directory');
   const queryClient = useQueryClient();
   const key = hashKey(source.queryKey);
@@ -56,7 +64,11 @@ export function ProfileList({ source, emptyText, onFirstPage }: { source: Profil
         {done && items.length === 0 && <p className="empty">{emptyText}</p>}
         {done && items.length > 0 && <p className="muted">{t('list.end')}</p>}
         {list.isError && (
-          <button type="button" className="button" onClick={() => void (items.length ? list.fetchNextPage() : list.refetch())}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => void (items.length ? list.fetchNextPage() : list.refetch())}
+          >
             {t('list.loadMore')}
           </button>
         )}

@@ -60,7 +60,11 @@ export function ProfileView({ profile }: { profile: Profile }) {
       <BackButton label={t('profile.back')} />
       <header className="profile__head">
         <div className="profile__avatar">
-          {profile.avatar ? <img src={profile.avatar} alt="" width={240} height={320} /> : <span className="card__placeholder">{profile.screen_name.slice(0, 1).toUpperCase()}</span>}
+          {profile.avatar ? (
+            <img src={profile.avatar} alt="" width={240} height={320} />
+          ) : (
+            <span className="card__placeholder">{profile.screen_name.slice(0, 1).toUpperCase()}</span>
+          )}
         </div>
         <div className="profile__intro">
           <h1 className="profile__name">
@@ -72,9 +76,17 @@ export function ProfileView({ profile }: { profile: Profile }) {
         </div>
         <div className="profile__more">
           <ul className="profile__facts">
-            {profile.verified && profile.verified_at && <li className="profile__verified">{t('profile.verifiedOn', { date: formatDate(profile.verified_at, lang) })}</li>}
+            {profile.verified && profile.verified_at && (
+              <li className="profile__verified">
+                {t('profile.verifiedOn', { date: formatDate(profile.verified_at, lang) })}
+              </li>
+            )}
             {profile.last_seen !== null && (
-              <li>{profile.last_seen < ONLINE_SECONDS ? t('profile.onlineNow') : t('profile.lastSeen', { time: formatAgo(profile.last_seen, lang) })}</li>
+              <li>
+                {profile.last_seen < ONLINE_SECONDS
+                  ? t('profile.onlineNow')
+                  : t('profile.lastSeen', { time: formatAgo(profile.last_seen, lang) })}
+              </li>
             )}
             <li>{t('profile.views', { count: profile.views })}</li>
           </ul>
@@ -94,7 +106,13 @@ export function ProfileView({ profile }: { profile: Profile }) {
             {profile.gallery.map((photo, index) => (
               <li key={photo.id}>
                 <a href={photo.url} target="_blank" rel="noopener">
-                  <img src={photo.thumb} alt={t('profile.photo', { n: index + 1, name: profile.screen_name })} loading="lazy" width={160} height={213} />
+                  <img
+                    src={photo.thumb}
+                    alt={t('profile.photo', { n: index + 1, name: profile.screen_name })}
+                    loading="lazy"
+                    width={160}
+                    height={213}
+                  />
                 </a>
               </li>
             ))}
@@ -137,7 +155,12 @@ function Contact({ phone }: { phone: string | null }) {
   if (!phone) return <p className="muted">{t('profile.noPhone')}</p>;
   return (
     <div className="profile__contact">
-      <a className="button button--primary button--large" href={telHref(phone)} aria-label={t('profile.call', { phone })} data-testid="profile-phone">
+      <a
+        className="button button--primary button--large"
+        href={telHref(phone)}
+        aria-label={t('profile.call', { phone })}
+        data-testid="profile-phone"
+      >
         <span aria-hidden="true">☎</span> {phone}
       </a>
       <p className="small muted">{t('profile.mention', { site: t('common:siteName') })}</p>
@@ -158,7 +181,11 @@ function Rates({ profile }: { profile: Profile }) {
   if (rows.length === 0) return null;
   const cell = (kind: keyof typeof RATE_KEYS, key: string) => {
     const amount = value(kind, key);
-    return amount === null ? <span className="muted">{t('profile.notOffered')}</span> : formatMoney(amount, profile.currency, i18n.language);
+    return amount === null ? (
+      <span className="muted">{t('profile.notOffered')}</span>
+    ) : (
+      formatMoney(amount, profile.currency, i18n.language)
+    );
   };
   return (
     <section className="profile__section" aria-labelledby="rates">
@@ -198,7 +225,9 @@ function Availability({ availability }: { availability: Profile['availability'] 
             return (
               <tr key={day}>
                 <th scope="row">{t(`weekdays.${day}`)}</th>
-                <td>{slot ? `${slot.from} – ${slot.until}` : <span className="muted">{t('profile.unavailable')}</span>}</td>
+                <td>
+                  {slot ? `${slot.from} – ${slot.until}` : <span className="muted">{t('profile.unavailable')}</span>}
+                </td>
               </tr>
             );
           })}
@@ -212,15 +241,28 @@ function Details({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation('directory');
   const lang = i18n.language;
   const rows: Array<[string, string]> = [];
-  if (profile.gender) rows.push([t('profile.gender'), t(`genders.${profile.gender.toLowerCase()}`, { defaultValue: profile.gender })]);
-  if (profile.sexuality) rows.push([t('profile.sexuality'), t(`sexualities.${profile.sexuality.toLowerCase()}`, { defaultValue: profile.sexuality })]);
-  if (profile.languages.length) rows.push([t('profile.languages'), profile.languages.map((code) => languageName(code, lang)).join(', ')]);
+  if (profile.gender)
+    rows.push([t('profile.gender'), t(`genders.${profile.gender.toLowerCase()}`, { defaultValue: profile.gender })]);
+  if (profile.sexuality)
+    rows.push([
+      t('profile.sexuality'),
+      t(`sexualities.${profile.sexuality.toLowerCase()}`, { defaultValue: profile.sexuality }),
+    ]);
+  if (profile.languages.length)
+    rows.push([t('profile.languages'), profile.languages.map((code) => languageName(code, lang)).join(', ')]);
   if (profile.personality.length) rows.push([t('profile.personality'), profile.personality.join(', ')]);
   if (profile.landmark) rows.push([t('profile.landmark'), profile.landmark]);
   for (const tour of profile.tours) {
     const from = tour.from ? formatDate(tour.from, lang) : null;
     const until = tour.until ? formatDate(tour.until, lang) : null;
-    const dates = from && until ? t('profile.tourDates', { from, until }) : from ? t('profile.tourFrom', { from }) : until ? t('profile.tourUntil', { until }) : '';
+    const dates =
+      from && until
+        ? t('profile.tourDates', { from, until })
+        : from
+          ? t('profile.tourFrom', { from })
+          : until
+            ? t('profile.tourUntil', { until })
+            : '';
     rows.push([t('profile.tours'), dates ? `${tour.city} (${dates})` : tour.city]);
   }
   if (rows.length === 0) return null;

@@ -14,7 +14,10 @@ export interface InfiniteTriggerOptions {
   rootMargin?: string;
 }
 
-export function useInfiniteTrigger<T extends Element>(onSight: () => void, { resetKey, busy, rootMargin = '0px 0px 200px 0px' }: InfiniteTriggerOptions) {
+export function useInfiniteTrigger<T extends Element>(
+  onSight: () => void,
+  { resetKey, busy, rootMargin = '0px 0px 200px 0px' }: InfiniteTriggerOptions,
+) {
   const element = useRef<T | null>(null);
   const observer = useRef<IntersectionObserver | null>(null);
   const armed = useRef(true);
