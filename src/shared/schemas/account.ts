@@ -37,9 +37,8 @@ export const AccountView = z.object({
   pending_email: z.string().nullable(),
   mobile: z.string().nullable(),
   mobile_verified: z.boolean(),
-  /** New number waiting for its PIN, and the /verify/pin/{hash} path to enter it. */
+  /** New number waiting for its PIN (the /verify/pin/{hash} path came with the answer that sent it). */
   pending_mobile: z.string().nullable(),
-  pending_mobile_path: z.string().nullable(),
   username: z.string(),
   role: z.enum(['advertiser', 'admin']),
   created_at: z.string(),

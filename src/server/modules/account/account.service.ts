@@ -28,9 +28,9 @@ export async function getAccount(ctx: AppContext, id: number): Promise<{ data: A
       pending_email: pendingEmail,
       mobile: account.mobile,
       mobile_verified: !!account.mobileVerifiedAt,
+      // The /verify/pin/{hash} path exists only in the answer that sent the PIN (the hash is not
+      // stored); asking again sends a new PIN with a new path.
       pending_mobile: pendingMobile?.mobile ?? null,
-      // The PIN link is only known when it is issued; asking for a new PIN gives a new one.
-      pending_mobile_path: null,
       username: account.username,
       role: account.role,
       created_at: account.createdAt.toISOString(),

@@ -309,14 +309,15 @@ describe('forgot and reset password', () => {
     };
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
+      await t.ctx.limiter.reset(`forgot:email:${user.email}`);
       known.push(await time(user.email));
       unknown.push(await time(`nobody${seq++}@example.test`));
+      await smtp.next(user.email, /reset/i);
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1];
-    // The mail goes out after the answer, so the difference is one small insert.
-    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(50);
-    for (let i = 0; i < 3; i++) await smtp.next(user.email, /reset/i);
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[2];
+    // The link is written and mailed after the answer; both answers do one lookup.
+    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(25);
   });
 });
 
