@@ -114,9 +114,11 @@ export default defineConfig(({ command }) => {
     },
     server: {
       port: 5173,
+      // changeOrigin off: the API compares Origin with Host on cookie-less posts (login CSRF),
+      // so Host must stay the dev server's own.
       proxy: {
-        '/api': 'http://localhost:3000',
-        '/media': 'http://localhost:3000',
+        '/api': { target: 'http://localhost:3000', changeOrigin: false },
+        '/media': { target: 'http://localhost:3000', changeOrigin: false },
       },
     },
   };

@@ -42,7 +42,8 @@ export function TopBar({
           onClick={() => setOpen((value) => !value)}
         >
           <span className={`menu-toggle__icon${open ? ' menu-toggle__icon--open' : ''}`} aria-hidden="true" />
-          {open ? t('nav.close') : t('nav.open')}
+          {/* One label in both states (aria-expanded tells which), so the bar never re-wraps. */}
+          {t('nav.open')}
         </button>
         <div id="main-menu" className={`menu${open ? ' menu--open' : ''}`}>
           <SearchBox
