@@ -13,7 +13,14 @@ import * as repo from './auth.repo';
 import { deliver, mails } from './emails';
 import { checkLimits, consume, LIMITS, recordHits, resetLimit } from './limits';
 import { passwordProblem } from './password-policy';
-import { clearSessionCookies, createSession, destroyAccountSessions, destroySession, setSessionCookies } from './sessions';
+import {
+  clearSessionCookies,
+  createSession,
+  deleteExpiredSessions,
+  destroyAccountSessions,
+  destroySession,
+  setSessionCookies,
+} from './sessions';
 import { PIN_MAX_ATTEMPTS, randomPin, randomSecret, safeEqualHex, splitRef, TOKEN_TTL_MS, tokenMac, type TokenPurpose } from './tokens';
 
 export type { AccountRow } from './auth.repo';
@@ -467,4 +474,9 @@ export { clearSessionCookies };
 
 export async function notifyAccountDeleted(ctx: AppContext, log: FastifyBaseLogger, account: repo.AccountRow): Promise<void> {
   await deliver(ctx, log, mails.accountDeleted(account.email, account.username, ACCOUNT_PURGE_DAYS));
+}
+
+/** Periodic clean-up for the worker: expired sessions, and links and PINs dead for over a week. */
+export async function cleanupAuthData(ctx: AppContext, now: Date = ctx.now()): Promise<{ sessions: number; tokens: number }> {
+  return { sessions: await deleteExpiredSessions(ctx.db, now), tokens: await repo.deleteStaleTokens(ctx.db, now) };
 }

@@ -6,6 +6,7 @@ import { hashPassword } from '../../lib/password';
 import { hashToken } from '../../plugins/session';
 import { createAdvertiser, seedGeo, sessionFromResponse, signIn } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { cleanupAuthData } from './auth.service';
 import { commonPasswordCount } from './password-policy';
 import { linkIn, startTestSmtp, type TestSmtp } from './test-smtp';
 
@@ -413,5 +414,20 @@ describe('online ping', () => {
     await t.ctx.db.update(accounts).set({ lastSeenAt: new Date(Date.now() - 61_000) }).where(eq(accounts.id, id));
     expect((await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session })).json().data.recorded).toBe(true);
     expect((await t.app.inject({ method: 'POST', url: '/api/app/ping' })).statusCode).toBe(401);
+  });
+});
+
+describe('cleanupAuthData', () => {
+  it('removes expired sessions and tokens dead for over a week, and keeps live ones', async () => {
+    const { id, session } = await register();
+    const later = new Date(Date.now() + 31 * 86_400_000);
+    const result = await cleanupAuthData(t.ctx, later);
+    expect(result.sessions).toBeGreaterThanOrEqual(1);
+    expect(await t.ctx.db.select().from(sessions).where(eq(sessions.accountId, id))).toHaveLength(0);
+    expect(await t.ctx.db.select().from(authTokens).where(eq(authTokens.accountId, id))).toHaveLength(0);
+    expect(session.cookies.sid).toBeTruthy();
+    const { id: fresh } = await register();
+    await cleanupAuthData(t.ctx);
+    expect(await t.ctx.db.select().from(sessions).where(eq(sessions.accountId, fresh))).toHaveLength(1);
   });
 });
