@@ -39,7 +39,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     logger: opts.logger ? { level: ctx.env.LOG_LEVEL } : false,
     // One line per request drowns the console of a local run; turn it on with LOG_LEVEL=debug.
     disableRequestLogging: ctx.env.LOG_LEVEL !== 'debug' && ctx.env.LOG_LEVEL !== 'trace',
-    trustProxy: true,
+    trustProxy: parseTrustProxy(ctx.env.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -131,4 +131,12 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
       .header('cache-control', 'no-cache')
       .send(html);
   });
+}
+
+function parseTrustProxy(value: string | undefined): boolean {
+  if (!value) return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value) as unknown as boolean;
+  // An address list; Fastify accepts the same forms as proxy-addr.
+  return value as unknown as boolean;
 }

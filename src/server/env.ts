@@ -16,6 +16,9 @@ const EnvSchema = z.object({
   FALLBACK_LANDING_URL: z.string().optional(),
   SITE_CURRENCY: z.string().length(3).default('EUR'),
   SEED_PROFILES: z.coerce.number().int().min(0).default(600),
+  // Behind a load balancer: its address(es) or hop count, so request.ip (rate limits) is the client's.
+  // Unset, X-Forwarded-For is ignored: a client could otherwise pick its own address.
+  TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

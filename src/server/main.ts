@@ -6,6 +6,8 @@ import { DatabaseLockedError } from './db/client';
 import { loadEnv } from './env';
 import { startWorker } from './lib/jobs';
 import { purgeDeletedAccounts } from './modules/account/account.purge';
+import { cleanupAuthData } from './modules/auth/auth.service';
+import { removeExpiredListings } from './modules/listings/listings.service';
 import { importGeo } from './modules/geo/geo-import';
 import { seedDemo } from './modules/seed/seed';
 
@@ -34,7 +36,11 @@ async function main() {
   const app = await buildApp(ctx, { logger: true, serveClient: true });
   const stopWorker = startWorker(ctx, {
     handlers: {},
-    tasks: [{ name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) }],
+    tasks: [
+      { name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) },
+      { name: 'clean up sessions and links', everyMs: 60 * 60 * 1000, run: (c) => cleanupAuthData(c, c.now()) },
+      { name: 'remove expired locations', everyMs: 5 * 60 * 1000, run: (c) => removeExpiredListings(c.db) },
+    ],
     log: (msg, err) => app.log.error({ err }, msg),
   });
 

@@ -208,12 +208,20 @@ export const listings = pgTable(
     tourFrom: date('tour_from', { mode: 'string' }),
     tourUntil: date('tour_until', { mode: 'string' }),
     expiresAt: ts('expires_at'),
+    // The profile's best-ranked active listing in this country: the only one a country page shows, so
+    // a profile at home and on tour in one country appears once. Kept by the listings service.
+    countryPrimary: boolean('country_primary').notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [
     index('listings_city_rank').on(t.cityId, t.bumpedAt.desc(), t.id),
-    index('listings_country_rank').on(t.countryCode, t.bumpedAt.desc(), t.id),
-    index('listings_profile').on(t.profileId),
+    index('listings_country_rank')
+      .on(t.countryCode, t.bumpedAt.desc(), t.id)
+      .where(sql`${t.countryPrimary}`),
+    index('listings_home_rank')
+      .on(t.bumpedAt.desc(), t.id)
+      .where(sql`${t.kind} = 'home'`),
+    index('listings_profile').on(t.profileId, t.countryCode),
   ],
 );
 

@@ -33,16 +33,6 @@ export function categoryCondition(category: Category): SQL {
 
 const activeListing = sql`(l.expires_at is null or l.expires_at > now())`;
 
-/**
- * A profile listed twice in one country (home and a tour) shows once on the country page: only its
- * best-ranked listing there counts.
- */
-const bestInCountry = sql`not exists (
-  select 1 from listings l2
-  where l2.profile_id = l.profile_id and l2.country_code = l.country_code and l2.id <> l.id
-    and (l2.expires_at is null or l2.expires_at > now())
-    and (l2.bumped_at > l.bumped_at or (l2.bumped_at = l.bumped_at and l2.id < l.id)))`;
-
 export interface ListingScope {
   countryCode: string;
   cityId?: number;
@@ -50,7 +40,8 @@ export interface ListingScope {
 }
 
 function scopeWhere(scope: ListingScope): SQL {
-  const place = scope.cityId ? sql`l.city_id = ${scope.cityId}` : bestInCountry;
+  // A country page shows each profile once: through its country_primary listing.
+  const place = scope.cityId ? sql`l.city_id = ${scope.cityId}` : sql`l.country_primary`;
   return sql`l.country_code = ${scope.countryCode} and ${place} and ${activeListing} and p.listed and ${categoryCondition(scope.category)}`;
 }
 
@@ -219,43 +210,63 @@ export function searchTerms(folded: string): string[] {
 }
 
 const SIMILARITY = 0.34;
+const like = (t: string) => '%' + t.replace(/[\\%_]/g, '\\$&') + '%';
 
-function searchWhere(terms: string[]): SQL {
-  const each = terms.map((t) => sql`(${t} <% p.search_text or p.search_text like ${'%' + t.replace(/[\\%_]/g, '\\$&') + '%'})`);
-  return sql`p.listed and ${sql.join(each, sql` and `)}`;
+const searchSelect = sql`
+  select l.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, l.kind,
+         null as tour_from, null as tour_until, c.name as city, p.place, m.storage_key as avatar_key
+  from listings l
+  join profiles p on p.user_id = l.profile_id
+  join cities c on c.id = l.city_id
+  left join media m on m.id = p.avatar_media_id`;
+
+/**
+ * Exact pass: every word is a substring of the folded text; ordered by position like the directory
+ * (the planner either walks the home-listing rank index or uses the trigram index, whichever is cheaper).
+ */
+export async function searchExact(db: Db, terms: string[], limit: number, offset: number) {
+  const where = sql.join(
+    terms.map((t) => sql`p.search_text like ${like(t)}`),
+    sql` and `,
+  );
+  return queryRows<ListingRow>(
+    db,
+    sql`${searchSelect}
+    where l.kind = 'home' and p.listed and ${where}
+    order by l.bumped_at desc, l.id
+    limit ${limit} offset ${offset}`,
+  );
 }
 
-export async function searchProfiles(db: Db, terms: string[], limit: number, offset: number) {
+export async function countSearchExact(db: Db, terms: string[]) {
+  const where = sql.join(
+    terms.map((t) => sql`p.search_text like ${like(t)}`),
+    sql` and `,
+  );
+  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from profiles p where p.listed and ${where}`);
+  return row.n;
+}
+
+/** Fuzzy pass, for queries with no exact match: trigram word similarity, best match first. */
+export async function searchFuzzy(db: Db, terms: string[], limit: number, offset: number) {
   // The threshold of `<%` is a setting; set it for this transaction only.
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(SIMILARITY)}, true)`);
+    const where = sql.join(
+      terms.map((t) => sql`${t} <% p.search_text`),
+      sql` and `,
+    );
     const score = sql.join(
       terms.map((t) => sql`word_similarity(${t}, p.search_text)`),
       sql` + `,
     );
-    const rows = await queryRows<ListingRow & { total: number }>(
+    return queryRows<ListingRow>(
       tx,
-      sql`
-      select l.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, l.kind,
-             null as tour_from, null as tour_until, c.name as city, p.place, m.storage_key as avatar_key,
-             count(*) over ()::int as total
-      from profiles p
-      join listings l on l.profile_id = p.user_id and l.kind = 'home'
-      join cities c on c.id = l.city_id
-      left join media m on m.id = p.avatar_media_id
-      where ${searchWhere(terms)}
+      sql`${searchSelect}
+      where l.kind = 'home' and p.listed and ${where}
       order by ${score} desc, l.bumped_at desc, l.id
       limit ${limit} offset ${offset}`,
     );
-    let total = rows[0]?.total ?? 0;
-    if (!rows.length && offset > 0) {
-      const [row] = await queryRows<{ n: number }>(
-        tx,
-        sql`select count(*)::int as n from profiles p where ${searchWhere(terms)}`,
-      );
-      total = row.n;
-    }
-    return { rows, total };
   });
 }
 

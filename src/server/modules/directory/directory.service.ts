@@ -8,8 +8,20 @@ import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
+import { TtlCache } from '../../lib/ttl-cache';
 import * as repo from './directory.repo';
 import { presentItem, presentProfile } from './directory.presenter';
+
+// Counts and navigation may be a minute old; lists are always fresh. One set of caches per app context.
+const caches = new WeakMap<AppContext, { counts: TtlCache<number>; navigation: TtlCache<Navigation> }>();
+function cachesOf(ctx: AppContext) {
+  let c = caches.get(ctx);
+  if (!c) caches.set(ctx, (c = { counts: new TtlCache(60_000), navigation: new TtlCache(60_000, 2000) }));
+  return c;
+}
+export function clearDirectoryCaches(ctx: AppContext) {
+  caches.delete(ctx);
+}
 
 async function resolveScope(ctx: AppContext, filter: DirectoryFilter) {
   const country = await repo.findCountryBySlug(ctx.db, filter.country);
@@ -28,6 +40,11 @@ const CATEGORY_TITLES: Record<Category, string> = {
 };
 
 export async function getNavigation(ctx: AppContext, filter: DirectoryFilter): Promise<Navigation> {
+  const key = `${filter.category}|${filter.country}|${filter.place ?? ''}`;
+  return cachesOf(ctx).navigation.get(key, () => loadNavigation(ctx, filter));
+}
+
+async function loadNavigation(ctx: AppContext, filter: DirectoryFilter): Promise<Navigation> {
   const { country, place } = await resolveScope(ctx, filter);
   const [places, counts] = await Promise.all([
     repo.placesWithCounts(ctx.db, country.code, filter.category),
@@ -47,16 +64,14 @@ export async function getDirectory(ctx: AppContext, filter: DirectoryFilter, pag
   const { country, place } = await resolveScope(ctx, filter);
   const scope = { countryCode: country.code, cityId: place?.id, category: filter.category };
   const offset = (page - 1) * PAGE_SIZE;
+  const key = `${scope.category}|${scope.countryCode}|${scope.cityId ?? ''}`;
+  // One row beyond the page says whether there is another, whatever the (cached) total says.
   const [rows, total] = await Promise.all([
-    repo.findListings(ctx.db, scope, PAGE_SIZE, offset),
-    repo.countListings(ctx.db, scope),
+    repo.findListings(ctx.db, scope, PAGE_SIZE + 1, offset),
+    cachesOf(ctx).counts.get(key, () => repo.countListings(ctx.db, scope)),
   ]);
-  return {
-    data: rows.map((r, i) => presentItem(r, ctx.media, offset + i + 1)),
-    page,
-    has_more: offset + rows.length < total,
-    total,
-  };
+  const data = rows.slice(0, PAGE_SIZE).map((r, i) => presentItem(r, ctx.media, offset + i + 1));
+  return { data, page, has_more: rows.length > PAGE_SIZE, total: Math.max(total, offset + data.length) };
 }
 
 export async function listCountries(ctx: AppContext) {
@@ -92,13 +107,16 @@ export async function search(ctx: AppContext, q: string, page: number): Promise<
   const terms = repo.searchTerms(foldText(q));
   const offset = (page - 1) * PAGE_SIZE;
   if (!terms.length) return { data: [], page, has_more: false, total: 0 };
-  const { rows, total } = await repo.searchProfiles(ctx.db, terms, PAGE_SIZE, offset);
-  return {
-    data: rows.map((r) => presentItem(r, ctx.media)),
-    page,
-    has_more: offset + rows.length < total,
-    total,
-  };
+  // Exact matches first; only a query that matches nothing exactly falls back to typo tolerance.
+  const exactTotal = await cachesOf(ctx).counts.get(`search|${terms.join(' ')}`, () =>
+    repo.countSearchExact(ctx.db, terms),
+  );
+  const rows = exactTotal
+    ? await repo.searchExact(ctx.db, terms, PAGE_SIZE + 1, offset)
+    : await repo.searchFuzzy(ctx.db, terms, PAGE_SIZE + 1, offset);
+  const data = rows.slice(0, PAGE_SIZE).map((r) => presentItem(r, ctx.media));
+  const hasMore = rows.length > PAGE_SIZE;
+  return { data, page, has_more: hasMore, total: exactTotal || offset + data.length + (hasMore ? 1 : 0) };
 }
 
 export async function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number) {

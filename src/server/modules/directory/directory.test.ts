@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listings } from '../../db/schema';
+import { refreshCountryPrimary } from '../listings/listings.service';
 import { createAdvertiser, createSession, MANCHESTER, BERLIN, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 
@@ -30,6 +31,7 @@ beforeAll(async () => {
     tourFrom: '2026-01-01',
     tourUntil: '2026-01-10',
   });
+  await refreshCountryPrimary(t.ctx.db);
 });
 afterAll(() => t.close());
 
@@ -129,6 +131,7 @@ describe('getProfile', () => {
 
   it('stops listing an expired tour', async () => {
     await t.ctx.db.update(listings).set({ expiresAt: minutesAgo(1) }).where(eq(listings.kind, 'additional'));
+    await refreshCountryPrimary(t.ctx.db);
     const manchester = (await directory({ country: 'united-kingdom', place: 'manchester' })).json();
     expect(manchester.data.map((i: { id: number }) => i.id)).toEqual([ids.middle]);
   });
