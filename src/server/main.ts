@@ -8,6 +8,7 @@ import { startWorker } from './lib/jobs';
 import { purgeDeletedAccounts } from './modules/account/account.purge';
 import { cleanupAuthData } from './modules/auth/auth.service';
 import { removeExpiredListings } from './modules/listings/listings.service';
+import { refreshSearchWords } from './modules/directory/directory.service';
 import { importGeo } from './modules/geo/geo-import';
 import { seedDemo } from './modules/seed/seed';
 
@@ -39,6 +40,7 @@ async function main() {
     tasks: [
       { name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) },
       { name: 'clean up sessions and links', everyMs: 60 * 60 * 1000, run: (c) => cleanupAuthData(c, c.now()) },
+      { name: 'refresh search words', everyMs: 10 * 60 * 1000, run: (c) => refreshSearchWords(c.db) },
       { name: 'remove expired locations', everyMs: 5 * 60 * 1000, run: (c) => removeExpiredListings(c.db) },
     ],
     log: (msg, err) => app.log.error({ err }, msg),

@@ -191,6 +191,17 @@ export const profiles = pgTable(
   ],
 );
 
+// Words of listed profiles' search text, for typo tolerance: a misspelt query word is matched to the
+// nearest real words here (a small table), then searched exactly. Refreshed by a periodic task.
+export const searchWords = pgTable(
+  'search_words',
+  {
+    word: text('word').primaryKey(),
+    profiles: integer('profiles').notNull(),
+  },
+  (t) => [index('search_words_trgm').using('gin', sql`${t.word} gin_trgm_ops`)],
+);
+
 export const listings = pgTable(
   'listings',
   {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { BERLIN, createAdvertiser, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { refreshSearchWords } from './directory.service';
 
 let t: TestApp;
 const ids: Record<string, number> = {};
@@ -18,6 +19,7 @@ beforeAll(async () => {
   await mk('max', { screenName: 'Maximilian', heading: 'Gentleman', city: MANCHESTER, gender: 'male' });
   await mk('hiddenzoe', { screenName: 'Zoe Hidden', adStatus: 'hidden' });
   await mk('flaggedzoe', { screenName: 'Zoe Flagged', flagged: true });
+  await refreshSearchWords(t.ctx.db);
 });
 afterAll(() => t.close());
 
@@ -33,6 +35,13 @@ describe('search', () => {
 
   it('tolerates a typo', async () => {
     expect(await found('maximillian')).toEqual([ids.max]);
+    expect(await found('machnester')).toEqual([ids.max]);
+    expect(await found('zoe elegnat')).toEqual([ids.zoe]);
+  });
+
+  it('finds nothing for a word unlike any in the directory', async () => {
+    const res = await search('qwxzvbn');
+    expect(res.json()).toEqual({ data: [], page: 1, has_more: false, total: 0 });
   });
 
   it('matches headings, cities and services', async () => {

@@ -57,7 +57,7 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
     join cities c on c.id = l.city_id
     left join media m on m.id = p.avatar_media_id
     where ${scopeWhere(scope)}
-    order by l.bumped_at desc, l.id
+    order by l.bumped_at desc nulls last, l.id
     limit ${limit} offset ${offset}`,
   );
 }
@@ -209,7 +209,9 @@ export function searchTerms(folded: string): string[] {
   return [...new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2))].slice(0, 6);
 }
 
-const SIMILARITY = 0.34;
+// Low enough for a swapped pair of letters in a short word ("lodnon" ~ "london" scores 0.27); only the
+// three nearest words are kept, so a low bar does not flood the results.
+const SIMILARITY = 0.25;
 const like = (t: string) => '%' + t.replace(/[\\%_]/g, '\\$&') + '%';
 
 const searchSelect = sql`
@@ -233,40 +235,66 @@ export async function searchExact(db: Db, terms: string[], limit: number, offset
     db,
     sql`${searchSelect}
     where l.kind = 'home' and p.listed and ${where}
-    order by l.bumped_at desc, l.id
+    order by l.bumped_at desc nulls last, l.id
     limit ${limit} offset ${offset}`,
   );
 }
 
-export async function countSearchExact(db: Db, terms: string[]) {
+
+/** Typo tolerance: for each query word, the nearest real words of listed profiles (pg_trgm similarity). */
+export async function correctTerms(db: Db, terms: string[]): Promise<string[][]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('pg_trgm.similarity_threshold', ${String(SIMILARITY)}, true)`);
+    const out: string[][] = [];
+    for (const t of terms) {
+      const rows = await queryRows<{ word: string }>(
+        tx,
+        sql`select word from search_words where word % ${t} order by similarity(word, ${t}) desc, profiles desc limit 3`,
+      );
+      out.push(rows.map((r) => r.word));
+    }
+    return out;
+  });
+}
+
+/** Fuzzy pass: each query word may be any of its corrections; ordered by position. */
+export async function searchAlternatives(db: Db, alternatives: string[][], limit: number, offset: number) {
+  const where = sql.join(
+    alternatives.map((words) => sql`(${sql.join(words.map((w) => sql`p.search_text like ${like(w)}`), sql` or `)})`),
+    sql` and `,
+  );
+  return queryRows<ListingRow>(
+    db,
+    sql`${searchSelect}
+    where l.kind = 'home' and p.listed and ${where}
+    order by l.bumped_at desc nulls last, l.id
+    limit ${limit} offset ${offset}`,
+  );
+}
+
+export async function hasExactMatch(db: Db, terms: string[]) {
   const where = sql.join(
     terms.map((t) => sql`p.search_text like ${like(t)}`),
     sql` and `,
   );
-  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from profiles p where p.listed and ${where}`);
-  return row.n;
+  const rows = await queryRows<{ one: number }>(db, sql`select 1 as one from profiles p where p.listed and ${where} limit 1`);
+  return rows.length > 0;
 }
 
-/** Fuzzy pass, for queries with no exact match: trigram word similarity, best match first. */
-export async function searchFuzzy(db: Db, terms: string[], limit: number, offset: number) {
-  // The threshold of `<%` is a setting; set it for this transaction only.
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(SIMILARITY)}, true)`);
-    const where = sql.join(
-      terms.map((t) => sql`${t} <% p.search_text`),
-      sql` and `,
-    );
-    const score = sql.join(
-      terms.map((t) => sql`word_similarity(${t}, p.search_text)`),
-      sql` + `,
-    );
-    return queryRows<ListingRow>(
-      tx,
-      sql`${searchSelect}
-      where l.kind = 'home' and p.listed and ${where}
-      order by ${score} desc, l.bumped_at desc, l.id
-      limit ${limit} offset ${offset}`,
-    );
+/** Periodic task: the word list behind typo tolerance. */
+export async function refreshSearchWords(db: Db) {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      create temporary table fresh_words on commit drop as
+      select w as word, count(distinct p.user_id)::int as profiles
+      from profiles p, regexp_split_to_table(p.search_text, '[^[:alnum:]]+') as w
+      where p.listed and length(w) >= 3
+      group by w`);
+    await tx.execute(sql`delete from search_words s where not exists (select 1 from fresh_words f where f.word = s.word)`);
+    await tx.execute(sql`
+      insert into search_words (word, profiles) select word, profiles from fresh_words
+      on conflict (word) do update set profiles = excluded.profiles
+      where search_words.profiles <> excluded.profiles`);
   });
 }
 
@@ -293,7 +321,7 @@ export async function findNearby(db: Db, lat: number, lng: number, category: Cat
     from near n
     join profiles p on p.user_id = n.profile_id
     left join media m on m.id = p.avatar_media_id
-    order by n.distance_km, n.bumped_at desc, n.id
+    order by n.distance_km, n.bumped_at desc nulls last, n.id
     limit ${limit} offset ${offset}`,
   );
 }

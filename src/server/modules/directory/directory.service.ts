@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { DirectoryFilter, DirectoryPage, FeedbackBody, Navigation, NearbyBody, Profile } from '#shared/schemas/directory';
 import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
 import { TtlCache } from '../../lib/ttl-cache';
@@ -13,12 +14,29 @@ import * as repo from './directory.repo';
 import { presentItem, presentProfile } from './directory.presenter';
 
 // Counts and navigation may be a minute old; lists are always fresh. One set of caches per app context.
-const caches = new WeakMap<AppContext, { counts: TtlCache<number>; navigation: TtlCache<Navigation> }>();
-function cachesOf(ctx: AppContext) {
+interface Caches {
+  counts: TtlCache<number>;
+  navigation: TtlCache<Navigation>;
+  flags: TtlCache<boolean>;
+  corrections: TtlCache<string[][]>;
+}
+const caches = new WeakMap<AppContext, Caches>();
+function cachesOf(ctx: AppContext): Caches {
   let c = caches.get(ctx);
-  if (!c) caches.set(ctx, (c = { counts: new TtlCache(60_000), navigation: new TtlCache(60_000, 2000) }));
+  if (!c) {
+    c = {
+      counts: new TtlCache(60_000),
+      navigation: new TtlCache(60_000, 2000),
+      flags: new TtlCache(60_000),
+      corrections: new TtlCache(600_000),
+    };
+    caches.set(ctx, c);
+  }
   return c;
 }
+
+/** Periodic task (and after bulk changes such as the seed): the word list behind typo tolerance. */
+export const refreshSearchWords = (db: Db) => repo.refreshSearchWords(db);
 export function clearDirectoryCaches(ctx: AppContext) {
   caches.delete(ctx);
 }
@@ -107,16 +125,21 @@ export async function search(ctx: AppContext, q: string, page: number): Promise<
   const terms = repo.searchTerms(foldText(q));
   const offset = (page - 1) * PAGE_SIZE;
   if (!terms.length) return { data: [], page, has_more: false, total: 0 };
-  // Exact matches first; only a query that matches nothing exactly falls back to typo tolerance.
-  const exactTotal = await cachesOf(ctx).counts.get(`search|${terms.join(' ')}`, () =>
-    repo.countSearchExact(ctx.db, terms),
-  );
-  const rows = exactTotal
-    ? await repo.searchExact(ctx.db, terms, PAGE_SIZE + 1, offset)
-    : await repo.searchFuzzy(ctx.db, terms, PAGE_SIZE + 1, offset);
+  // Exact matches first; only a query that matches nothing exactly falls back to typo tolerance:
+  // each word is replaced by the nearest real words of the directory ("lodnon" -> "london").
+  const key = terms.join(' ');
+  const exact = await cachesOf(ctx).flags.get(key, () => repo.hasExactMatch(ctx.db, terms));
+  let rows: repo.ListingRow[] = [];
+  if (exact) rows = await repo.searchExact(ctx.db, terms, PAGE_SIZE + 1, offset);
+  else {
+    const alternatives = await cachesOf(ctx).corrections.get(key, () => repo.correctTerms(ctx.db, terms));
+    if (alternatives.every((a) => a.length)) rows = await repo.searchAlternatives(ctx.db, alternatives, PAGE_SIZE + 1, offset);
+  }
   const data = rows.slice(0, PAGE_SIZE).map((r) => presentItem(r, ctx.media));
   const hasMore = rows.length > PAGE_SIZE;
-  return { data, page, has_more: hasMore, total: exactTotal || offset + data.length + (hasMore ? 1 : 0) };
+  // Counting every match of a common word costs more than the page itself: `total` is exact on the
+  // last page and a lower bound before it.
+  return { data, page, has_more: hasMore, total: offset + data.length + (hasMore ? 1 : 0) };
 }
 
 export async function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number) {

@@ -10,6 +10,7 @@ import type { Db, Tx } from '../../db/client';
 import { accounts, cities, ledgerAccounts, listings, media, products, profiles } from '../../db/schema';
 import { LocalMediaStore, type MediaStore } from '../../lib/media-store';
 import { hashPassword } from '../../lib/password';
+import { refreshSearchWords } from '../directory/directory.service';
 import { refreshCountryPrimary } from '../listings/listings.service';
 import { buildSearchText, foldText, isComplete, isListed } from '../profiles/profile-derive';
 import { allocateIds, bulkInsert, rowsOf } from './bulk-insert';
@@ -376,6 +377,7 @@ export async function seedDemo(ctx: SeedContext, options: SeedOptions): Promise<
     return { skipped: false, ...counts, admin };
   });
   // Fresh statistics, or the planner guesses a handful of rows and picks slow plans for the directory.
+  await refreshSearchWords(ctx.db);
   await ctx.db.execute(sql`analyze`);
   return { ...outcome, ms: Math.round(performance.now() - started) };
 }
