@@ -1,6 +1,5 @@
 // buildApp() assembles the Fastify app from a context; main.ts listens, tests inject.
 import fs from 'node:fs';
-import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -110,8 +109,7 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
     decorateReply: false,
     setHeaders(res, file) {
       // Section chunks carry a content hash and the ?v= build id: cache them for good.
-      if (file.includes(`${path.sep}dyn${path.sep}`)) (res as unknown as ServerResponse).setHeader(
-          'cache-control', 'public, max-age=31536000, immutable');
+      if (file.includes(`${path.sep}dyn${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
   app.setNotFoundHandler(async (request, reply) => {
