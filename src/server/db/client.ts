@@ -83,6 +83,9 @@ async function openPglite(dir?: string): Promise<Database> {
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection can be cut by the server (restart, failover, admin). node-postgres then emits
+  // 'error' on the pool, which would crash the process without a listener; the pool reconnects anyway.
+  pool.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   // Several instances (or test workers) may start at once: one migrates, the others wait.
   const client = await pool.connect();
