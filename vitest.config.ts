@@ -17,7 +17,8 @@ export default defineConfig({
       resolve: { alias },
       test: {
         name: backend,
-        include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+        // Browser-side unit tests need no database: they run once, in the PGlite project.
+        include: backend === 'pglite' ? ['src/**/*.test.ts', 'scripts/**/*.test.ts'] : ['src/server/**/*.test.ts'],
         environment: 'node',
         setupFiles: ['src/server/test/setup.ts'],
         env: { TEST_DB_BACKEND: backend },
