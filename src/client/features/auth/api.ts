@@ -1,8 +1,87 @@
-// Calls of the auth area. The accounts work adds login, register and the rest here.
-import { useQueryClient } from '@tanstack/react-query';
+// Calls of the auth area (docs/decisions/0100) and the hooks the screens and the login modal use.
+// Bodies and answers are the shared Zod types; failures go through the API client's catalogue.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { LogoutResponse } from '#shared/schemas/auth';
+import type { NotificationBody } from '#shared/api/errors';
+import type {
+  ConnectBody,
+  ForgotPasswordBody,
+  LinkedAccount,
+  LinksResponse,
+  LoginBody,
+  LogoutResponse,
+  RecoverResponse,
+  RegisterBody,
+  ResetPasswordBody,
+  SessionResponse,
+  VerifyBody,
+} from '#shared/schemas/auth';
+import { currentUserKey, type CurrentUser } from '#client/features/app/api';
 import { api } from '#client/lib/api';
+
+export type { LinkedAccount, SessionResponse };
+
+export const authKeys = {
+  links: ['auth', 'links'] as const,
+  recover: (id: string, hash: string) => ['auth', 'recover', id, hash] as const,
+  verify: (type: string, target: string) => ['auth', 'verify', type, target] as const,
+};
+
+const post = <T>(path: string, body?: unknown, extra: { handle?: number[]; loading?: boolean } = {}) =>
+  api<T>(path, { method: 'POST', body, loading: extra.loading ?? true, handle: extra.handle });
+
+export const login = (body: LoginBody) => post<SessionResponse>('/auth/login', body);
+export const register = (body: RegisterBody) => post<SessionResponse>('/auth/register', body);
+/** Email links need no session; a PIN needs the session of the account it was sent for. */
+export const verify = (body: VerifyBody, handle?: number[]) =>
+  post<NotificationBody>('/auth/verify', body, { handle, loading: body.type === 'pin' });
+export const resendVerification = () => post<NotificationBody>('/auth/resendVerification');
+export const forgotPassword = (body: ForgotPasswordBody) => post<NotificationBody>('/auth/forgotPassword', body);
+/** Whether a /recover/{id}/{hash} link still works; a dead link answers 422, which the screen shows itself. */
+export const checkRecoverLink = (id: string, hash: string) =>
+  post<RecoverResponse>('/recover', { id, hash }, { handle: [422], loading: false });
+export const resetPassword = (body: ResetPasswordBody) => post<NotificationBody>('/auth/resetPassword', body);
+export const connectAccount = (body: ConnectBody) => post<LinksResponse>('/auth/connect', body);
+export const switchAccount = (userId: number) => post<SessionResponse>('/auth/switch', { user_id: userId });
+export const unlinkAccount = (userId: number) => post<LinksResponse>('/auth/unlink', { user_id: userId });
+
+export async function fetchLinks(signal?: AbortSignal): Promise<LinkedAccount[]> {
+  return (await api<LinksResponse>('/auth/links', { signal })).data;
+}
+
+/** Accounts connected to the signed-in one. */
+export function useLinkedAccounts(enabled = true) {
+  return useQuery({ queryKey: authKeys.links, queryFn: ({ signal }) => fetchLinks(signal), enabled });
+}
+
+/**
+ * After a sign-in (page, login modal, register): the new user is known at once and every query on
+ * screen asks again, so a page that met a 401 fills itself in (spec section 4: the login modal).
+ */
+export function useSessionStarted(): (user: CurrentUser) => Promise<void> {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (user: CurrentUser) => {
+      queryClient.setQueryData(currentUserKey, user);
+      await queryClient.invalidateQueries();
+    },
+    [queryClient],
+  );
+}
+
+/** The session ended on the server (account deleted): the app forgets the user without asking again. */
+export function useSessionEnded(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    queryClient.setQueryData(currentUserKey, null);
+  }, [queryClient]);
+}
+
+/** A safe place to go after signing in: a path of this site, never another origin. */
+export function safeNextPath(next: string | null | undefined): string | null {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
+  return next;
+}
 
 /** Spec section 4: logging out answers the URL the browser goes to next. */
 export async function logout(): Promise<string> {
