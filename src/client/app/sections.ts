@@ -29,9 +29,9 @@ export const SECTION_COMPONENTS: Record<Section, PreloadableLazy<SectionProps>> 
     import('#client/sections/directory/index').then((m) => m.DirectorySection),
   ),
   edit: section('edit', [], () => import('#client/sections/edit/index').then((m) => m.EditSection)),
-  auth: section('auth', [], () => import('#client/sections/auth/index').then((m) => m.AuthSection)),
+  auth: section('auth', ['auth'], () => import('#client/sections/auth/index').then((m) => m.AuthSection)),
   checkout: section('checkout', [], () => import('#client/sections/checkout/index').then((m) => m.CheckoutSection)),
-  settings: section('settings', [], () => import('#client/sections/settings/index').then((m) => m.SettingsSection)),
+  settings: section('settings', ['settings', 'auth'], () => import('#client/sections/settings/index').then((m) => m.SettingsSection)),
   admin: section('admin', [], () => import('#client/sections/admin/index').then((m) => m.AdminSection)),
 };
 

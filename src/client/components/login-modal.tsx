@@ -1,15 +1,26 @@
-// Opened by a 401 (spec section 4). A placeholder body for now: the accounts work replaces it
-// with the real login form; keep the export name and the store it reads.
+// Opened by any 401 (spec section 4). Its body is the sign-in form of the auth section, loaded the
+// first time the modal opens, so visitors who never meet a 401 do not download it. After signing
+// in the modal closes and every query on screen asks again (features/auth useSessionStarted).
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { lazyWithRetry } from '#client/app/lazy-with-retry';
 import { closeLoginModal, useDialogs } from '#client/lib/dialogs';
+import { i18n, initI18n } from '#client/lib/i18n';
 import { DialogDescription, DialogFrame } from './dialogs/dialog-frame';
+import { SectionErrorBoundary } from './section-error-boundary';
+import { InlineSpinner } from './spinner';
+
+const LoginForm = lazyWithRetry('login-form', async () => {
+  const [module] = await Promise.all([
+    import('#client/sections/auth/login-form'),
+    initI18n().then(() => i18n.loadNamespaces('auth')),
+  ]);
+  return module.LoginForm;
+});
 
 export function LoginModal() {
   const { t } = useTranslation();
   const { login } = useDialogs();
-  const location = useLocation();
-  const next = encodeURIComponent(`${location.pathname}${location.search}`);
   return (
     <DialogFrame
       open={login}
@@ -20,14 +31,11 @@ export function LoginModal() {
       testId="login-modal"
     >
       <DialogDescription className="dialog__message">{t('login.message')}</DialogDescription>
-      <div className="dialog__actions">
-        <Link className="button" to="/register" onClick={closeLoginModal}>
-          {t('login.register')}
-        </Link>
-        <Link className="button button--primary" to={`/login?next=${next}`} onClick={closeLoginModal}>
-          {t('login.login')}
-        </Link>
-      </div>
+      <SectionErrorBoundary resetKey={String(login)}>
+        <Suspense fallback={<InlineSpinner label={t('loading')} />}>
+          <LoginForm onSignedIn={closeLoginModal} onLeave={closeLoginModal} autoFocus />
+        </Suspense>
+      </SectionErrorBoundary>
     </DialogFrame>
   );
 }

@@ -1,0 +1,64 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { PIN_LENGTH } from '#shared/constants';
+import { PinField } from '#shared/schemas/auth';
+import { currentUserKey, useCurrentUser } from '#client/features/app/api';
+import { accountKeys } from '#client/features/account/api';
+import { verify } from '#client/features/auth/api';
+import { openLoginModal } from '#client/lib/dialogs';
+import { AuthCard } from './auth-layout';
+import { SubmitButton, TextField, useSchemaForm } from './form';
+
+const PinForm = z.object({ pin: PinField });
+
+/**
+ * /verify/pin/{hash}: the 6 digits texted to a new mobile number. Needs the session of the account
+ * the PIN was sent for; the notice that answers leads back to the account screen.
+ */
+export function VerifyPinPage() {
+  const { t } = useTranslation('auth');
+  const { hash = '' } = useParams();
+  const queryClient = useQueryClient();
+  const { data: user, isPending } = useCurrentUser();
+  const form = useSchemaForm(PinForm, { pin: '' }, { pin: t('fields.pin') });
+
+  const onSubmit = form.submit(async ({ pin }) => {
+    await verify({ type: 'pin', target: hash, pin });
+    await queryClient.invalidateQueries({ queryKey: currentUserKey });
+    if (user) await queryClient.invalidateQueries({ queryKey: accountKeys.account(user.user_id) });
+  });
+
+  return (
+    <AuthCard title={t('pin.title')} lead={t('pin.lead', { count: PIN_LENGTH })} testId="verify-pin-page">
+      {!isPending && !user && (
+        <p className="auth__note">
+          {t('pin.signIn')}{' '}
+          <button type="button" className="link-button" onClick={openLoginModal}>
+            {t('verify.login')}
+          </button>
+        </p>
+      )}
+      <form className="form" onSubmit={onSubmit} noValidate data-testid="pin-form">
+        <TextField
+          form={form}
+          name="pin"
+          className="field--pin"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          placeholder={'•'.repeat(PIN_LENGTH)}
+          autoFocus
+          normalize={(value) => value.replace(/\D/g, '').slice(0, PIN_LENGTH)}
+        />
+        <SubmitButton busy={form.submitting}>{t('pin.submit')}</SubmitButton>
+        {user && (
+          <p className="form__alt">
+            {t('pin.noCode')} <Link to={`/edit/account/${user.user_id}`}>{t('pin.again')}</Link>
+          </p>
+        )}
+      </form>
+    </AuthCard>
+  );
+}
