@@ -1,8 +1,15 @@
-// Entry of the lazy "settings" section. Its screens are not built yet: each route shows a
-// translated "coming soon" screen titled like the route.
+// Entry of the lazy "settings" section: the account screen /edit/account/{id} (spec section 2,
+// "Account items: email, mobile, password, username, delete account"; docs/decisions/0100).
 import type { SectionProps } from '#client/app/sections';
 import { ComingSoon } from '#client/components/coming-soon';
+import { AccountPage } from './account-page';
+import './settings.css';
 
 export function SettingsSection({ route }: SectionProps) {
-  return <ComingSoon route={route} />;
+  switch (route) {
+    case 'edit-account':
+      return <AccountPage />;
+    default:
+      return <ComingSoon route={route} />;
+  }
 }

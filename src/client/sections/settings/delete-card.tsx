@@ -1,0 +1,74 @@
+// Account deletion (spec section 4): a "Delete Your Account?" confirmation with the current
+// password; the data is removed within 14 days.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ACCOUNT_PURGE_DAYS } from '#shared/constants';
+import { DeleteAccountBody } from '#shared/schemas/account';
+import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame';
+import { deleteAccount, type AccountView } from '#client/features/account/api';
+import { useSessionEnded } from '#client/features/auth/api';
+import { PasswordField, SubmitButton, useSchemaForm } from '#client/sections/auth/form';
+import { SettingsCard } from './settings-card';
+
+export function DeleteCard({ account, isSelf, asAdmin }: { account: AccountView; isSelf: boolean; asAdmin: boolean }) {
+  const { t } = useTranslation('settings');
+  const [open, setOpen] = useState(false);
+  const ended = useSessionEnded();
+  const form = useSchemaForm(
+    DeleteAccountBody,
+    { current_password: '' },
+    { current_password: t('fields.currentPassword') },
+  );
+
+  const close = () => {
+    setOpen(false);
+    form.reset();
+  };
+
+  const onSubmit = form.submit(async (body) => {
+    // The answer's notice leads home (or back to the admin's user list).
+    await deleteAccount(account.user_id, body);
+    setOpen(false);
+    if (isSelf) ended();
+  });
+
+  return (
+    <SettingsCard title={t('delete.title')} tone="danger" wide testId="delete-card">
+      <p className="settings-card__note">{t('delete.lead', { days: ACCOUNT_PURGE_DAYS })}</p>
+      <button type="button" className="button button--danger" onClick={() => setOpen(true)}>
+        {t('delete.open')}
+      </button>
+
+      <DialogFrame
+        open={open}
+        onClose={close}
+        title={t('delete.confirmTitle')}
+        role="alertdialog"
+        layer="modal"
+        described
+        testId="delete-dialog"
+      >
+        <DialogDescription className="dialog__message">
+          {t('delete.confirmMessage', { username: account.username, days: ACCOUNT_PURGE_DAYS })}
+        </DialogDescription>
+        <form className="form" onSubmit={onSubmit} noValidate>
+          <PasswordField
+            form={form}
+            name="current_password"
+            autoComplete="current-password"
+            autoFocus
+            hint={asAdmin ? t('fields.adminPassword') : undefined}
+          />
+          <div className="dialog__actions">
+            <button type="button" className="button" onClick={close}>
+              {t('common:dialog.cancel')}
+            </button>
+            <SubmitButton busy={form.submitting} className="button--danger">
+              {t('delete.confirm')}
+            </SubmitButton>
+          </div>
+        </form>
+      </DialogFrame>
+    </SettingsCard>
+  );
+}

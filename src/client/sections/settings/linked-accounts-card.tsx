@@ -1,0 +1,131 @@
+// Linked accounts (spec section 6: an account can connect to or switch to another account).
+// Connecting proves the other account with its login and password; switching needs no password.
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConnectBody } from '#shared/schemas/auth';
+import {
+  authKeys,
+  connectAccount,
+  switchAccount,
+  unlinkAccount,
+  useLinkedAccounts,
+  type LinkedAccount,
+} from '#client/features/auth/api';
+import { ApiError } from '#client/lib/api';
+import { confirm } from '#client/lib/dialogs';
+import { PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/sections/auth/form';
+import { SettingsCard } from './settings-card';
+
+const nameOf = (account: LinkedAccount) => account.screen_name || account.username;
+
+export function LinkedAccountsCard() {
+  const { t } = useTranslation('settings');
+  const queryClient = useQueryClient();
+  const links = useLinkedAccounts();
+  const [status, setStatus] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const form = useSchemaForm(
+    ConnectBody,
+    { login: '', password: '' },
+    { login: t('links.login'), password: t('links.password') },
+  );
+
+  const onConnect = form.submit(async (body) => {
+    const before = new Set((links.data ?? []).map((a) => a.user_id));
+    const answer = await connectAccount(body);
+    queryClient.setQueryData(authKeys.links, answer.data);
+    form.reset();
+    // The login may have been an email address: name the account that is new in the list.
+    const added = answer.data.find((a) => !before.has(a.user_id));
+    setStatus(t('links.connected', { name: added ? nameOf(added) : body.login }));
+  });
+
+  const run = async (work: () => Promise<void>) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await work();
+    } catch (error) {
+      // Already shown by the API client's error catalogue.
+      if (!(error instanceof ApiError)) throw error;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onSwitch = (account: LinkedAccount) =>
+    run(async () => {
+      const session = await switchAccount(account.user_id);
+      // A new session for another person: a full load leaves nothing of the old one behind.
+      window.location.assign(session.path);
+    });
+
+  const onUnlink = (account: LinkedAccount) =>
+    run(async () => {
+      const ok = await confirm({
+        title: t('links.unlinkTitle', { name: nameOf(account) }),
+        message: t('links.unlinkMessage'),
+        confirm: t('links.unlink'),
+        cancel: t('common:dialog.cancel'),
+      });
+      if (!ok) return;
+      const answer = await unlinkAccount(account.user_id);
+      queryClient.setQueryData(authKeys.links, answer.data);
+      setStatus(t('links.unlinked', { name: nameOf(account) }));
+    });
+
+  return (
+    <SettingsCard title={t('links.title')} wide testId="links-card">
+      <p className="settings-card__note">{t('links.lead')}</p>
+      {links.isPending ? (
+        <p className="muted">{t('common:loading')}</p>
+      ) : links.data && links.data.length > 0 ? (
+        <ul className="linked-list" data-testid="linked-accounts">
+          {links.data.map((account) => (
+            <li key={account.user_id} className="linked-list__item">
+              <span className="linked-list__avatar" aria-hidden="true">
+                {nameOf(account).slice(0, 1).toUpperCase()}
+              </span>
+              <span className="linked-list__name">
+                <strong>{nameOf(account)}</strong>
+                {account.screen_name && <span className="muted small">@{account.username}</span>}
+              </span>
+              <span className="linked-list__actions">
+                <button
+                  type="button"
+                  className="button button--primary button--small"
+                  disabled={busy}
+                  onClick={() => void onSwitch(account)}
+                  aria-label={t('links.switchTo', { name: nameOf(account) })}
+                >
+                  {t('links.switch')}
+                </button>
+                <button
+                  type="button"
+                  className="button button--small"
+                  disabled={busy}
+                  onClick={() => void onUnlink(account)}
+                  aria-label={t('links.unlinkFrom', { name: nameOf(account) })}
+                >
+                  {t('links.unlink')}
+                </button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">{t('links.none')}</p>
+      )}
+      <p className="settings-card__status" role="status">
+        {status}
+      </p>
+      <h3 className="settings-card__subtitle">{t('links.connectTitle')}</h3>
+      <form className="form form--inline" onSubmit={onConnect} noValidate data-testid="connect-form">
+        <TextField form={form} name="login" autoComplete="off" autoCapitalize="off" spellCheck={false} />
+        <PasswordField form={form} name="password" autoComplete="off" />
+        <SubmitButton busy={form.submitting}>{t('links.connect')}</SubmitButton>
+      </form>
+    </SettingsCard>
+  );
+}
