@@ -9,7 +9,8 @@ import { Footer } from '#client/components/footer';
 import { SectionErrorBoundary } from '#client/components/section-error-boundary';
 import { LoadingOverlay, Spinner } from '#client/components/spinner';
 import { TopBar } from '#client/components/top-bar';
-import { needsCompletion, useCurrentUser } from '#client/features/app/api';
+import { needsCompletion, useCurrentUser, useOnlinePing } from '#client/features/app/api';
+import { EmailBanner } from '#client/features/auth/email-banner';
 import { useTitleOverride } from '#client/lib/document-title';
 import { applyUserLanguage } from '#client/lib/i18n';
 import { readLastCountry } from '#client/lib/last-country';
@@ -22,6 +23,7 @@ export function Shell() {
   const navigate = useNavigate();
   const titleOverride = useTitleOverride();
   const { data: user } = useCurrentUser();
+  useOnlinePing(user?.user_id);
 
   useEffect(() => {
     document.body.id = `${meta?.name ?? 'redirect'}${BODY_ID_SUFFIX}`;
@@ -38,7 +40,9 @@ export function Shell() {
   useEffect(() => {
     if (!user) return;
     void applyUserLanguage(user.language);
-    if (!redirected.current && needsCompletion(user) && meta?.section !== 'edit' && meta?.section !== 'auth') {
+    // The account screen (/edit/account/{id}, an edit route of spec section 2) stays reachable too.
+    const exempt = meta?.section === 'edit' || meta?.section === 'auth' || meta?.section === 'settings';
+    if (!redirected.current && needsCompletion(user) && !exempt) {
       redirected.current = true;
       navigate(`/edit/${user.user_id}?action=complete`);
     }
@@ -53,6 +57,8 @@ export function Shell() {
         {t('skipToContent')}
       </a>
       <TopBar width={nav} user={user ?? null} country={country} />
+      {/* Not on the verification screens themselves: they say where the user stands. */}
+      <EmailBanner user={user} hidden={meta?.name === 'verify'} />
       <main id="main" className={`main main--${nav}`} tabIndex={-1}>
         <SectionErrorBoundary resetKey={location.pathname}>
           <Suspense fallback={<Spinner />}>

@@ -1,6 +1,7 @@
 // App-level calls: the current user's data (spec section 1: fetched about 500 ms after start,
 // language switch, complete-profile redirect, online ping).
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { ONLINE_PING_MS, USER_DATA_DELAY_MS } from '#shared/constants';
 import type { CurrentUser } from '#shared/schemas/auth';
 import { api, ApiError } from '#client/lib/api';
@@ -34,11 +35,32 @@ export function useCurrentUser() {
     queryKey: currentUserKey,
     queryFn: fetchCurrentUser,
     staleTime: Number.POSITIVE_INFINITY,
-    // Refetching the user data every 10 minutes is the online ping of spec section 1: the server
-    // records last-seen on this call. Visitors are not pinged.
-    refetchInterval: (query) => (query.state.data ? ONLINE_PING_MS : false),
-    refetchIntervalInBackground: true,
   });
+}
+
+/** POST /app/ping (docs/decisions/0100): records the signed-in user as online. */
+export function pingOnline(): Promise<unknown> {
+  // A background call: whatever happens, it raises no dialog.
+  return api('/app/ping', { method: 'POST', handle: [0, 401, 403, 404, 429, 500, 502, 503, 504] });
+}
+
+/**
+ * Spec section 1: a signed-in user is pinged as online on start and every 10 minutes. A 401 means
+ * the session ended elsewhere (password changed, account deleted): the user data is asked again,
+ * which turns the app back into a visitor's.
+ */
+export function useOnlinePing(userId: number | null | undefined): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!userId) return;
+    const ping = () =>
+      void pingOnline().catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) void queryClient.invalidateQueries({ queryKey: currentUserKey });
+      });
+    ping();
+    const timer = window.setInterval(ping, ONLINE_PING_MS);
+    return () => window.clearInterval(timer);
+  }, [userId, queryClient]);
 }
 
 export function roleOf(user: CurrentUser | null | undefined): Role {
