@@ -23,6 +23,8 @@ export interface JourneyContext {
   screenshot(step: string): Promise<string>;
   /** Console errors that a journey expects (e.g. the browser's own line for an expected 422). */
   allowConsoleError(pattern: RegExp): void;
+  /** DATA_DIR of the server under test; its outbox/ holds the mails and texts ('' for E2E_BASE_URL). */
+  dataDir: string;
 }
 
 export interface Journey {
@@ -56,4 +58,52 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
 export function isChunkRequest(request: Request | string): boolean {
   const url = typeof request === 'string' ? request : request.url();
   return /\/dyn\/[^?]+\.js\?v=[\w-]+$/.test(url);
+}
+
+export interface OutboxMessage {
+  file: string;
+  to: string;
+  subject?: string;
+  text: string;
+}
+
+/**
+ * The newest message in <DATA_DIR>/outbox for `to` (and `subject`), waiting for it to be written:
+ * some mails leave after the answer (forgotPassword). `prefix` is "mail" or "sms".
+ */
+export async function waitForOutbox(
+  dataDir: string,
+  prefix: 'mail' | 'sms',
+  match: { to: string; subject?: RegExp; skip?: string[] },
+  timeoutMs = 10_000,
+): Promise<OutboxMessage> {
+  if (!dataDir) throw new Error('no DATA_DIR: outbox journeys need the runner to start the server');
+  const dir = path.join(dataDir, 'outbox');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = (await fs.readdir(dir).catch(() => [] as string[]))
+      .filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json') && !match.skip?.includes(f))
+      .sort()
+      .reverse();
+    for (const file of files) {
+      try {
+        const message = JSON.parse(await fs.readFile(path.join(dir, file), 'utf8')) as OutboxMessage;
+        if (message.to !== match.to || (match.subject && !match.subject.test(message.subject ?? ''))) continue;
+        return { ...message, file };
+      } catch {
+        // Still being written: the next round reads it whole.
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no ${prefix} to ${match.to}${match.subject ? ` matching ${match.subject}` : ''} in ${dir}`);
+}
+
+/** The path (and query) of the first link in a message that starts with `prefix`, e.g. "/verify/email/". */
+export function linkIn(text: string, prefix: string): string {
+  for (const url of text.match(/https?:\/\/\S+/g) ?? []) {
+    const parsed = new URL(url);
+    if (parsed.pathname.startsWith(prefix)) return `${parsed.pathname}${parsed.search}`;
+  }
+  throw new Error(`no ${prefix} link in:\n${text}`);
 }

@@ -102,7 +102,7 @@ const ALWAYS_ALLOWED = [
   /Failed to load resource: the server responded with a status of 401/,
 ];
 
-async function runJourney(browser: Browser, baseUrl: string, journey: Journey): Promise<string | null> {
+async function runJourney(browser: Browser, baseUrl: string, dataDir: string, journey: Journey): Promise<string | null> {
   const context = await browser.newContext({ viewport: journey.viewport, deviceScaleFactor: 1, locale: 'en-GB' });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -128,6 +128,7 @@ async function runJourney(browser: Browser, baseUrl: string, journey: Journey): 
         requests,
         screenshot: (step) => saveScreenshot(page, `${journey.name}-${step}`),
         allowConsoleError: (pattern) => allowed.push(pattern),
+        dataDir,
       }),
       new Promise((_, reject) =>
         setTimeout(() => reject(new Error(`timed out after ${JOURNEY_TIMEOUT_MS} ms`)), JOURNEY_TIMEOUT_MS),
@@ -187,7 +188,7 @@ async function main(): Promise<number> {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     for (const journey of selected) {
       const t0 = Date.now();
-      const failure = await runJourney(browser, baseUrl, journey);
+      const failure = await runJourney(browser, baseUrl, dataDir, journey);
       const ms = Date.now() - t0;
       if (failure) {
         failed += 1;

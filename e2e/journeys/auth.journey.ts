@@ -1,0 +1,224 @@
+// Accounts in the browser (issue 3): registration to recovery on a phone, the login modal on a 401,
+// and the brute-force limit as the user sees it. Mails and texts are read from the server's outbox.
+import assert from 'node:assert/strict';
+import { DESKTOP, journey, linkIn, PHONE, waitForOutbox } from '../harness';
+import { acknowledge, dismissValidation, newAccount, registerViaApi } from './auth-helpers';
+
+journey(
+  'auth: register, verify the email, sign out, forget and reset the password, sign in',
+  PHONE,
+  async ({ page, baseUrl, dataDir, requests, screenshot, allowConsoleError }) => {
+    // The used recovery link is refused with a 422 on purpose.
+    allowConsoleError(/status of 422 .*\/api\/recover/);
+    const account = newAccount('reg');
+
+    await page.goto(`${baseUrl}/register`);
+    const form = page.getByTestId('register-form');
+    await form.waitFor();
+    assert.equal(await page.evaluate(() => document.body.id), 'register-page');
+    await screenshot('1-register');
+
+    // The shared schemas check the form before anything is sent.
+    const before = requests.filter((url) => url.includes('/api/auth/register')).length;
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await form.getByText("Email can't be blank!").waitFor();
+    await form.getByText("Username can't be blank!").waitFor();
+    await form.getByText('You must accept the terms to register.').waitFor();
+    await form.getByLabel('Date of birth').fill('2015-06-01');
+    await form.getByLabel('Date of birth').blur();
+    await form.getByText('You must be at least 18 years old to register.').waitFor();
+    assert.equal(requests.filter((url) => url.includes('/api/auth/register')).length, before, 'nothing was sent');
+    await screenshot('2-register-errors');
+
+    // The terms open in a dialog from the checkbox's label without ticking it.
+    await form.getByRole('button', { name: 'terms of use' }).click();
+    const terms = page.getByTestId('terms-dialog');
+    await terms.getByText('arranges no bookings', { exact: false }).waitFor();
+    await screenshot('3-terms');
+    await terms.getByRole('button', { name: 'Close' }).last().click();
+    await terms.waitFor({ state: 'detached' });
+    assert.equal(await form.getByRole('checkbox').isChecked(), false);
+
+    await form.getByLabel('Email').fill(account.email);
+    await form.getByLabel('Username').fill(account.username);
+    await form.getByLabel('Password', { exact: true }).fill(account.password);
+    await form.getByLabel('Date of birth').fill('1990-04-01');
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: 'Create account' }).click();
+
+    // Registered and signed in: on to profile completion, with the unconfirmed-email banner.
+    await page.waitForURL(/\/edit\/\d+\?action=complete$/);
+    const id = Number(/\/edit\/(\d+)/.exec(page.url())?.[1]);
+    assert.ok(id > 0);
+    const banner = page.getByTestId('email-banner');
+    await banner.waitFor();
+    await screenshot('4-registered-banner');
+
+    // The verification mail, from the outbox.
+    const mail = await waitForOutbox(dataDir, 'mail', { to: account.email, subject: /Confirm your email/ });
+    await page.goto(`${baseUrl}${linkIn(mail.text, '/verify/email/')}`);
+    await page.getByTestId('verify-page').getByText('your email address is confirmed').waitFor();
+    await screenshot('5-verified');
+    await acknowledge(page, /your email address is confirmed/);
+    await page.waitForURL((url) => !url.pathname.startsWith('/verify/'));
+    await page.waitForTimeout(800);
+    assert.equal(await banner.count(), 0, 'the banner is gone once the address is confirmed');
+    assert.ok(
+      requests.some((url) => url.endsWith('/api/app/ping')),
+      'a signed-in start pings /api/app/ping',
+    );
+
+    // Sign out from the menu.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForLoadState('load');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Log in', exact: true }).click();
+    await page.getByTestId('login-page').waitFor();
+    await screenshot('6-login');
+
+    // Forgot the password: the mail carries a /recover link.
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByTestId('forgot-password-page').waitFor();
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await acknowledge(page, /If an account exists for this address/);
+    await page.getByText(`If an account exists for ${account.email}`).waitFor();
+    await screenshot('7-forgot-sent');
+
+    const reset = await waitForOutbox(dataDir, 'mail', { to: account.email, subject: /Reset your password/ });
+    await page.goto(`${baseUrl}${linkIn(reset.text, '/recover/')}`);
+    const recover = page.getByTestId('recover-form');
+    await recover.waitFor();
+    await screenshot('8-recover');
+    // The shared schema refuses a short password before the link is spent.
+    await recover.getByLabel('New password').fill('short');
+    await recover.getByRole('button', { name: 'Save the new password' }).click();
+    await recover.getByText('New password must be at least 8 characters.').waitFor();
+    const newPassword = `${account.password} renewed`;
+    await recover.getByLabel('New password').fill(newPassword);
+    await recover.getByRole('button', { name: 'Save the new password' }).click();
+    await acknowledge(page, /Your password has been changed/);
+    await page.waitForURL('**/login');
+
+    // The link works once.
+    await page.goto(`${baseUrl}${linkIn(reset.text, '/recover/')}`);
+    await page.getByText('This link is invalid or has expired.').waitFor();
+    await screenshot('9-recover-used');
+
+    // Sign in again, with the username this time.
+    await page.goto(`${baseUrl}/login`);
+    const login = page.getByTestId('login-form');
+    await login.getByLabel('Email or username').fill(account.username);
+    await login.getByLabel('Password', { exact: true }).fill(newPassword);
+    await login.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`**/edit/${id}?action=complete`);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Account Settings' }).waitFor();
+    assert.equal(await page.getByTestId('email-banner').count(), 0);
+    await screenshot('10-signed-in-again');
+  },
+);
+
+journey(
+  'auth: a 401 opens the login modal; signing in there closes it and the page fills in',
+  PHONE,
+  async ({ page, baseUrl, screenshot }) => {
+    await page.goto(`${baseUrl}/countries`);
+    await page.getByTestId('country-list').waitFor();
+    const account = await registerViaApi(page, 'modal', true);
+
+    // A visitor opens a signed-in-only screen: its call answers 401 and the modal opens.
+    await page.goto(`${baseUrl}/edit/account/${account.id}`);
+    const modal = page.getByTestId('login-modal');
+    await modal.getByTestId('login-form').waitFor();
+    await page.getByTestId('account-page').getByText('Log in to see your account settings.').waitFor();
+    await screenshot('1-modal-on-401');
+
+    await modal.getByLabel('Email or username').fill(account.email);
+    await modal.getByLabel('Password', { exact: true }).fill(account.password);
+    const refetched = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/account/${account.id}`) && r.status() === 200,
+    );
+    await modal.getByRole('button', { name: 'Log in' }).click();
+    await modal.waitFor({ state: 'detached' });
+    await refetched;
+    const usernameCard = page.getByTestId('username-card');
+    await usernameCard.getByText(account.username, { exact: true }).waitFor();
+    await screenshot('2-signed-in-page-filled');
+    await page.getByTestId('links-card').scrollIntoViewIfNeeded();
+    await screenshot('3-settings-links-phone');
+    await page.getByTestId('delete-card').scrollIntoViewIfNeeded();
+    await screenshot('4-settings-delete-phone');
+
+    // The session ends behind the page's back; the next signed-in call is a 401 again.
+    await page.context().clearCookies();
+    const renamed = `${account.username}_x`;
+    await usernameCard.getByLabel('Username').fill(renamed);
+    await usernameCard.getByRole('button', { name: 'Change username' }).click();
+    await modal.getByTestId('login-form').waitFor();
+    await modal.getByLabel('Email or username').fill(account.username);
+    await modal.getByLabel('Password', { exact: true }).fill(account.password);
+    await modal.getByRole('button', { name: 'Log in' }).click();
+    await modal.waitFor({ state: 'detached' });
+
+    // Signed in again: the same change goes through.
+    await usernameCard.getByRole('button', { name: 'Change username' }).click();
+    await acknowledge(page, /Your username has been changed/);
+    await usernameCard.getByText(renamed, { exact: true }).waitFor();
+  },
+);
+
+journey('auth: repeated wrong logins end in the 429 message', DESKTOP, async ({ page, baseUrl, screenshot, allowConsoleError }) => {
+  allowConsoleError(/status of (422|429)/);
+  await page.goto(`${baseUrl}/countries`);
+  await page.getByTestId('country-list').waitFor();
+  const account = await registerViaApi(page, 'brute', true);
+
+  await page.goto(`${baseUrl}/login`);
+  const login = page.getByTestId('login-form');
+  await login.waitFor();
+  await screenshot('1-login-desktop');
+  await login.getByLabel('Email or username').fill(account.username);
+
+  // Five wrong passwords: each is refused with the validation dialog.
+  for (let attempt = 1; attempt <= 5; attempt += 1) {
+    await login.getByLabel('Password', { exact: true }).fill(`wrong password ${attempt}`);
+    await login.getByRole('button', { name: 'Log in' }).click();
+    if (attempt === 1) await screenshot('2-wrong-password');
+    await dismissValidation(page, /These credentials do not match our records/);
+  }
+
+  // The sixth is stopped by the limit, and the message says for how long.
+  await login.getByLabel('Password', { exact: true }).fill('wrong password 6');
+  await login.getByRole('button', { name: 'Log in' }).click();
+  const notice = page.getByTestId('notification-dialog');
+  await notice.getByText(/Too many attempts\. Please try again in \d+ minutes?\./).waitFor();
+  assert.match(await notice.getByRole('heading').innerText(), /Something went wrong/);
+  await screenshot('3-too-many-attempts');
+  await notice.getByRole('button', { name: 'OK' }).click();
+
+  // While the window lasts even the right password is refused.
+  await login.getByLabel('Password', { exact: true }).fill(account.password);
+  await login.getByRole('button', { name: 'Log in' }).click();
+  await notice.getByText(/Too many attempts/).waitFor();
+  assert.match(page.url(), /\/login$/);
+});
+
+journey('auth: the forms speak German and Spanish', PHONE, async ({ page, baseUrl, screenshot }) => {
+  await page.goto(`${baseUrl}/register?lang=de`);
+  const form = page.getByTestId('register-form');
+  await page.getByRole('heading', { name: 'Konto erstellen' }).waitFor();
+  await form.getByRole('button', { name: 'Konto erstellen' }).click();
+  await form.getByText('E-Mail darf nicht leer sein!').waitFor();
+  await form.getByText('Um dich zu registrieren, musst du die Nutzungsbedingungen akzeptieren.').waitFor();
+  await screenshot('1-register-de');
+
+  await page.goto(`${baseUrl}/login?lang=es`);
+  const login = page.getByTestId('login-form');
+  await page.getByRole('heading', { name: 'Iniciar sesión' }).waitFor();
+  await login.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await login.getByText('¡Correo o nombre de usuario no puede estar vacío!').waitFor();
+  await login.getByRole('link', { name: '¿Olvidaste tu contraseña?' }).waitFor();
+  await screenshot('2-login-es');
+});
