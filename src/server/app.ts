@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -16,11 +16,13 @@ import { accountRoutes } from './modules/account/account.routes';
 import { appRoutes } from './modules/app/app.routes';
 import { devOutboxRoutes } from './modules/app/dev-outbox.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { commentsRoutes } from './modules/comments/comments.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
 import { injectPage, renderProfileHtml } from './modules/seo/seo.html';
 import { baseUrl, pageMeta } from './modules/seo/seo.service';
+import { urlLanguage } from './lib/i18n';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLIENT_DIR = path.join(ROOT_DIR, 'dist/client');
@@ -37,7 +39,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const app = Fastify({
     logger: opts.logger ? { level: ctx.env.LOG_LEVEL } : false,
     // One line per request drowns the console of a local run; turn it on with LOG_LEVEL=debug.
-    disableRequestLogging: ctx.env.LOG_LEVEL !== 'debug' && ctx.env.LOG_LEVEL !== 'trace',
+    logController: new LogController({
+      disableRequestLogging: ctx.env.LOG_LEVEL !== 'debug' && ctx.env.LOG_LEVEL !== 'trace',
+    }),
     trustProxy: parseTrustProxy(ctx.env.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
@@ -54,7 +58,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://api.tumblr.com'], // Tumblr share count, JSONP: docs/decisions/0200
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
@@ -75,6 +79,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       await api.register(authRoutes, { ctx });
       await api.register(accountRoutes, { ctx });
       await api.register(directoryRoutes, { ctx });
+      await api.register(commentsRoutes, { ctx });
     },
     { prefix: '/api' },
   );
@@ -121,7 +126,7 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
     // Every other path is a client route; the SPA shows page-not-found for unknown ones. Public
     // pages arrive with their head and first HTML already rendered, for search engines and previews.
     const base = baseUrl(ctx, request.host);
-    const meta = await pageMeta(ctx, url, base, renderProfileHtml);
+    const meta = await pageMeta(ctx, url, base, (profile) => renderProfileHtml(profile, urlLanguage(url, request.hostname)));
     const html = meta ? injectPage(indexHtml, meta, base, url) : indexHtml;
     return reply
       .code(meta?.status ?? 200)
