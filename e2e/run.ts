@@ -102,7 +102,12 @@ const ALWAYS_ALLOWED = [
   /Failed to load resource: the server responded with a status of 401/,
 ];
 
-async function runJourney(browser: Browser, baseUrl: string, dataDir: string, journey: Journey): Promise<string | null> {
+async function runJourney(
+  browser: Browser,
+  baseUrl: string,
+  dataDir: string,
+  journey: Journey,
+): Promise<string | null> {
   const context = await browser.newContext({ viewport: journey.viewport, deviceScaleFactor: 1, locale: 'en-GB' });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);

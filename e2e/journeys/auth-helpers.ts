@@ -35,7 +35,13 @@ export async function registerViaApi(page: Page, tag: string, signOut = false): 
       return answer.data.user_id;
     },
     {
-      body: { email: account.email, username: account.username, password: account.password, date_of_birth: '1990-04-01', terms: true },
+      body: {
+        email: account.email,
+        username: account.username,
+        password: account.password,
+        date_of_birth: '1990-04-01',
+        terms: true,
+      },
       signOut,
     },
   );

@@ -137,9 +137,7 @@ journey(
 
     await modal.getByLabel('Email or username').fill(account.email);
     await modal.getByLabel('Password', { exact: true }).fill(account.password);
-    const refetched = page.waitForResponse(
-      (r) => r.url().endsWith(`/api/account/${account.id}`) && r.status() === 200,
-    );
+    const refetched = page.waitForResponse((r) => r.url().endsWith(`/api/account/${account.id}`) && r.status() === 200);
     await modal.getByRole('button', { name: 'Log in' }).click();
     await modal.waitFor({ state: 'detached' });
     await refetched;
@@ -169,41 +167,45 @@ journey(
   },
 );
 
-journey('auth: repeated wrong logins end in the 429 message', DESKTOP, async ({ page, baseUrl, screenshot, allowConsoleError }) => {
-  allowConsoleError(/status of (422|429)/);
-  await page.goto(`${baseUrl}/countries`);
-  await page.getByTestId('country-list').waitFor();
-  const account = await registerViaApi(page, 'brute', true);
+journey(
+  'auth: repeated wrong logins end in the 429 message',
+  DESKTOP,
+  async ({ page, baseUrl, screenshot, allowConsoleError }) => {
+    allowConsoleError(/status of (422|429)/);
+    await page.goto(`${baseUrl}/countries`);
+    await page.getByTestId('country-list').waitFor();
+    const account = await registerViaApi(page, 'brute', true);
 
-  await page.goto(`${baseUrl}/login`);
-  const login = page.getByTestId('login-form');
-  await login.waitFor();
-  await screenshot('1-login-desktop');
-  await login.getByLabel('Email or username').fill(account.username);
+    await page.goto(`${baseUrl}/login`);
+    const login = page.getByTestId('login-form');
+    await login.waitFor();
+    await screenshot('1-login-desktop');
+    await login.getByLabel('Email or username').fill(account.username);
 
-  // Five wrong passwords: each is refused with the validation dialog.
-  for (let attempt = 1; attempt <= 5; attempt += 1) {
-    await login.getByLabel('Password', { exact: true }).fill(`wrong password ${attempt}`);
+    // Five wrong passwords: each is refused with the validation dialog.
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await login.getByLabel('Password', { exact: true }).fill(`wrong password ${attempt}`);
+      await login.getByRole('button', { name: 'Log in' }).click();
+      if (attempt === 1) await screenshot('2-wrong-password');
+      await dismissValidation(page, /These credentials do not match our records/);
+    }
+
+    // The sixth is stopped by the limit, and the message says for how long.
+    await login.getByLabel('Password', { exact: true }).fill('wrong password 6');
     await login.getByRole('button', { name: 'Log in' }).click();
-    if (attempt === 1) await screenshot('2-wrong-password');
-    await dismissValidation(page, /These credentials do not match our records/);
-  }
+    const notice = page.getByTestId('notification-dialog');
+    await notice.getByText(/Too many attempts\. Please try again in \d+ minutes?\./).waitFor();
+    assert.match(await notice.getByRole('heading').innerText(), /Something went wrong/);
+    await screenshot('3-too-many-attempts');
+    await notice.getByRole('button', { name: 'OK' }).click();
 
-  // The sixth is stopped by the limit, and the message says for how long.
-  await login.getByLabel('Password', { exact: true }).fill('wrong password 6');
-  await login.getByRole('button', { name: 'Log in' }).click();
-  const notice = page.getByTestId('notification-dialog');
-  await notice.getByText(/Too many attempts\. Please try again in \d+ minutes?\./).waitFor();
-  assert.match(await notice.getByRole('heading').innerText(), /Something went wrong/);
-  await screenshot('3-too-many-attempts');
-  await notice.getByRole('button', { name: 'OK' }).click();
-
-  // While the window lasts even the right password is refused.
-  await login.getByLabel('Password', { exact: true }).fill(account.password);
-  await login.getByRole('button', { name: 'Log in' }).click();
-  await notice.getByText(/Too many attempts/).waitFor();
-  assert.match(page.url(), /\/login$/);
-});
+    // While the window lasts even the right password is refused.
+    await login.getByLabel('Password', { exact: true }).fill(account.password);
+    await login.getByRole('button', { name: 'Log in' }).click();
+    await notice.getByText(/Too many attempts/).waitFor();
+    assert.match(page.url(), /\/login$/);
+  },
+);
 
 journey('auth: the forms speak German and Spanish', PHONE, async ({ page, baseUrl, screenshot }) => {
   await page.goto(`${baseUrl}/register?lang=de`);

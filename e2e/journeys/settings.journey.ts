@@ -108,12 +108,10 @@ journey(
     // A deleted account cannot sign in any more.
     const status = await page.evaluate(
       (body) =>
-        window
-          .__directoryApp!.api('/auth/login', { method: 'POST', body, handle: [422] })
-          .then(
-            () => 200,
-            (error: { status: number }) => error.status,
-          ),
+        window.__directoryApp!.api('/auth/login', { method: 'POST', body, handle: [422] }).then(
+          () => 200,
+          (error: { status: number }) => error.status,
+        ),
       { login: second.username, password: second.password },
     );
     assert.equal(status, 422);

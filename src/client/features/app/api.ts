@@ -55,7 +55,8 @@ export function useOnlinePing(userId: number | null | undefined): void {
     if (!userId) return;
     const ping = () =>
       void pingOnline().catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 401) void queryClient.invalidateQueries({ queryKey: currentUserKey });
+        if (error instanceof ApiError && error.status === 401)
+          void queryClient.invalidateQueries({ queryKey: currentUserKey });
       });
     ping();
     const timer = window.setInterval(ping, ONLINE_PING_MS);

@@ -117,32 +117,30 @@ export function useSchemaForm<V extends FormValues, Out>(
     setErrors((current) => ({ ...current, [field]: check(values)[field] }));
   };
 
-  const submit =
-    (onValid: (data: Out) => Promise<void> | void) =>
-    (event: FormEvent<HTMLFormElement>) => {
-      event.preventDefault();
-      if (busy.current) return;
-      const form = event.currentTarget;
-      const result = schema.safeParse(values);
-      const found = check(values);
-      setErrors(found);
-      if (!result.success) {
-        const first = Object.keys(values).find((field) => found[field as keyof V & string]);
-        if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-        return;
-      }
-      busy.current = true;
-      setSubmitting(true);
-      Promise.resolve(onValid(result.data))
-        .catch((error: unknown) => {
-          // The API client has already shown it (validation dialog, 429 notice, login modal).
-          if (!(error instanceof ApiError)) throw error;
-        })
-        .finally(() => {
-          busy.current = false;
-          setSubmitting(false);
-        });
-    };
+  const submit = (onValid: (data: Out) => Promise<void> | void) => (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy.current) return;
+    const form = event.currentTarget;
+    const result = schema.safeParse(values);
+    const found = check(values);
+    setErrors(found);
+    if (!result.success) {
+      const first = Object.keys(values).find((field) => found[field as keyof V & string]);
+      if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    busy.current = true;
+    setSubmitting(true);
+    Promise.resolve(onValid(result.data))
+      .catch((error: unknown) => {
+        // The API client has already shown it (validation dialog, 429 notice, login modal).
+        if (!(error instanceof ApiError)) throw error;
+      })
+      .finally(() => {
+        busy.current = false;
+        setSubmitting(false);
+      });
+  };
 
   const reset = (next: V = initial) => {
     setValues(next);
@@ -305,7 +303,15 @@ export function CheckboxField<V extends FormValues>({
   );
 }
 
-export function SubmitButton({ busy, children, className }: { busy: boolean; children: ReactNode; className?: string }) {
+export function SubmitButton({
+  busy,
+  children,
+  className,
+}: {
+  busy: boolean;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <button
       type="submit"

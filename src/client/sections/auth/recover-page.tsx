@@ -23,11 +23,15 @@ export function RecoverPage() {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const [done, setDone] = useState(false);
-  const form = useSchemaForm(ResetPasswordBody, { id, hash, password: '' }, {
-    id: 'id',
-    hash: 'hash',
-    password: t('fields.newPassword'),
-  });
+  const form = useSchemaForm(
+    ResetPasswordBody,
+    { id, hash, password: '' },
+    {
+      id: 'id',
+      hash: 'hash',
+      password: t('fields.newPassword'),
+    },
+  );
 
   const onSubmit = form.submit(async (body) => {
     // The answer is a notice that leads to /login.
@@ -81,7 +85,9 @@ export function RecoverPage() {
         />
         <p className="field__hint">
           {t('recover.expires', {
-            time: new Intl.DateTimeFormat(intlLocale(i18n.language), { hour: '2-digit', minute: '2-digit' }).format(expires),
+            time: new Intl.DateTimeFormat(intlLocale(i18n.language), { hour: '2-digit', minute: '2-digit' }).format(
+              expires,
+            ),
           })}
         </p>
         <SubmitButton busy={form.submitting}>{t('recover.submit')}</SubmitButton>
@@ -90,7 +96,11 @@ export function RecoverPage() {
   }
 
   return (
-    <AuthCard title={t('recover.title')} lead={!done && wellFormed && link.isSuccess ? t('recover.lead') : undefined} testId="recover-page">
+    <AuthCard
+      title={t('recover.title')}
+      lead={!done && wellFormed && link.isSuccess ? t('recover.lead') : undefined}
+      testId="recover-page"
+    >
       {body}
     </AuthCard>
   );

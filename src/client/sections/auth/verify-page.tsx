@@ -48,7 +48,11 @@ export function VerifyPage() {
           <p>{emailTaken ? t('verify.emailTaken') : t('verify.invalid')}</p>
         </AuthStatus>
         {user && !user.email_verified ? (
-          <button type="button" className="button button--primary" onClick={() => void resendVerification().catch(() => null)}>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => void resendVerification().catch(() => null)}
+          >
             {t('verify.resend')}
           </button>
         ) : !user ? (

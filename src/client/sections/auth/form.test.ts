@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { useTranslation } from 'react-i18next';
+import { ChangeMobileBody } from '#shared/schemas/account';
+import { RegisterBody } from '#shared/schemas/auth';
+import { safeNextPath } from '#client/features/auth/api';
+import { issueMessage } from './form';
+
+// Echoes the key and its values, so the test sees which message was chosen.
+const t = ((key: string, values?: Record<string, unknown>) =>
+  values ? `${key} ${JSON.stringify(values)}` : key) as unknown as ReturnType<typeof useTranslation>['t'];
+
+function messages(
+  schema: { safeParse(v: unknown): { error?: { issues: Parameters<typeof issueMessage>[1][] } } },
+  values: Record<string, unknown>,
+) {
+  const out: Record<string, string> = {};
+  for (const issue of schema.safeParse(values).error?.issues ?? []) {
+    const field = String(issue.path[0]);
+    out[field] ??= issueMessage(t, issue, field, field.toUpperCase(), values[field]);
+  }
+  return out;
+}
+
+describe('issueMessage', () => {
+  it('translates the shared schema rules by issue code', () => {
+    const found = messages(RegisterBody, {
+      email: '',
+      username: 'a!',
+      password: 'short',
+      date_of_birth: '2015-01-01',
+      terms: false,
+    });
+    expect(found.email).toBe('auth:errors.blank {"label":"EMAIL"}');
+    expect(found.username).toBe('auth:errors.tooShort {"label":"USERNAME","count":3}');
+    expect(found.password).toBe('auth:errors.tooShort {"label":"PASSWORD","count":8}');
+    expect(found.date_of_birth).toBe('auth:errors.tooYoung {"age":18}');
+    expect(found.terms).toBe('auth:errors.terms');
+  });
+
+  it('tells an impossible date from a too recent one, and names pattern rules by field', () => {
+    expect(messages(RegisterBody, { date_of_birth: '1990-02-30' }).date_of_birth).toBe(
+      'auth:errors.dateInvalid {"label":"DATE_OF_BIRTH"}',
+    );
+    expect(messages(RegisterBody, { email: 'nope' }).email).toBe('auth:errors.email');
+    expect(messages(RegisterBody, { username: '_abc' }).username).toBe('auth:errors.usernameChars');
+    expect(messages(ChangeMobileBody, { mobile: '07700 900123' }).mobile).toBe('auth:errors.mobile');
+  });
+});
+
+describe('safeNextPath', () => {
+  it('keeps paths of this site only', () => {
+    expect(safeNextPath('/edit/account/3?x=1')).toBe('/edit/account/3?x=1');
+    expect(safeNextPath('//evil.example/')).toBeNull();
+    expect(safeNextPath('/\\evil.example')).toBeNull();
+    expect(safeNextPath('https://evil.example/')).toBeNull();
+    expect(safeNextPath(null)).toBeNull();
+  });
+});
