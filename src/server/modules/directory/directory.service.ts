@@ -19,6 +19,8 @@ interface Caches {
   navigation: TtlCache<Navigation>;
   flags: TtlCache<boolean>;
   corrections: TtlCache<string[][]>;
+  countries: TtlCache<{ code: string; slug: string; name: string } | null>;
+  cities: TtlCache<{ id: number; slug: string; name: string } | null>;
 }
 const caches = new WeakMap<AppContext, Caches>();
 function cachesOf(ctx: AppContext): Caches {
@@ -29,6 +31,8 @@ function cachesOf(ctx: AppContext): Caches {
       navigation: new TtlCache(60_000, 2000),
       flags: new TtlCache(60_000),
       corrections: new TtlCache(600_000),
+      countries: new TtlCache(600_000, 1000),
+      cities: new TtlCache(600_000, 20_000),
     };
     caches.set(ctx, c);
   }
@@ -42,9 +46,14 @@ export function clearDirectoryCaches(ctx: AppContext) {
 }
 
 async function resolveScope(ctx: AppContext, filter: DirectoryFilter) {
-  const country = await repo.findCountryBySlug(ctx.db, filter.country);
+  // Countries and cities change only with a new import: their slugs are looked up once in a while.
+  const { countries, cities } = cachesOf(ctx);
+  const country = await countries.get(filter.country, () => repo.findCountryBySlug(ctx.db, filter.country));
   if (!country) throw notFound('Unknown country.');
-  const place = filter.place ? await repo.findCityBySlug(ctx.db, country.code, filter.place) : null;
+  const placeSlug = filter.place;
+  const place = placeSlug
+    ? await cities.get(`${country.code}|${placeSlug}`, () => repo.findCityBySlug(ctx.db, country.code, placeSlug))
+    : null;
   if (filter.place && !place) throw notFound('Unknown place.');
   return { country, place };
 }
