@@ -63,6 +63,10 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/directory/phoneReveal/:id': { access: 'public' },
   'GET /api/getProfile/:id': { access: 'public' },
   'GET /api/getProfileByName/:name': { access: 'public', params: { name: 'nobody' } },
+  // comments (the service checks that the deleter owns the comment's profile or is an admin: comments.test.ts)
+  'GET /api/comments/:profileId': { access: 'public' },
+  'POST /api/comments/:profileId': { access: 'user', body: { body: 'Walked here.' } },
+  'POST /api/comments/delete/:commentId': { access: 'user', params: { commentId: '2147483000' } },
 };
 
 /** Parses printRoutes({ commonPrefix: false }): children are printed relative to their parent. */

@@ -1,8 +1,29 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DirectoryFilter, FeedbackBody, ImpressionsBody, NearbyBody, PageQuery, SearchBody } from '#shared/schemas/directory';
+import {
+  DirectoryFilter,
+  FeedbackBody,
+  ImpressionsBody,
+  NearbyBody,
+  PageQuery,
+  SearchBody,
+  type Profile,
+} from '#shared/schemas/directory';
 import type { AppContext } from '../../context';
+import { requestLanguage } from '../../lib/i18n';
+import { renderProfileHtml } from '../seo/seo.html';
 import * as service from './directory.service';
+
+// ?render=1 adds `view`, the server-rendered HTML of the profile (spec section 7), in the language of
+// ?lang= or the host (docs/decisions/0004). Other query keys are ignored.
+const ProfileQuery = z.object({
+  render: z.enum(['0', '1', 'true', 'false']).optional().catch(undefined),
+  lang: z.string().max(5).optional().catch(undefined),
+});
+const withView = (profile: Profile, req: { query: { render?: string }; hostname: string }) =>
+  req.query.render === '1' || req.query.render === 'true'
+    ? { ...profile, view: renderProfileHtml(profile, requestLanguage(req)) }
+    : profile;
 
 export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/directory/countries', async () => service.listCountries(ctx));
@@ -17,13 +38,20 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
 
   app.get(
     '/getProfile/:id',
-    { schema: { params: z.object({ id: z.coerce.number().int().positive().max(2 ** 31 - 1) }) } },
-    async (req) => ({ profile: await service.getProfile(ctx, { id: req.params.id }, req.user) }),
+    {
+      schema: {
+        params: z.object({ id: z.coerce.number().int().positive().max(2 ** 31 - 1) }),
+        querystring: ProfileQuery,
+      },
+    },
+    async (req) => ({ profile: withView(await service.getProfile(ctx, { id: req.params.id }, req.user), req) }),
   );
 
-  app.get('/getProfileByName/:name', { schema: { params: z.object({ name: z.string().min(1).max(100) }) } }, async (req) => ({
-    profile: await service.getProfile(ctx, { name: req.params.name }, req.user),
-  }));
+  app.get(
+    '/getProfileByName/:name',
+    { schema: { params: z.object({ name: z.string().min(1).max(100) }), querystring: ProfileQuery } },
+    async (req) => ({ profile: withView(await service.getProfile(ctx, { name: req.params.name }, req.user), req) }),
+  );
 
   app.post('/directory/search', { schema: { body: SearchBody, querystring: PageQuery } }, async (req) =>
     service.search(ctx, req.body.q, req.query.page),

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { BERLIN, createAdvertiser, seedGeo } from '../../test/factories';
+import { profiles } from '../../db/schema';
+import { BERLIN, createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 
 let t: TestApp;
@@ -23,6 +25,15 @@ beforeAll(async () => {
   const anna = await createAdvertiser(t.ctx, { screenName: 'Anna <Rose>', heading: 'Warm & witty', city: BERLIN });
   const hidden = await createAdvertiser(t.ctx, { screenName: 'Hidden Hera', adStatus: 'hidden' });
   ids = { anna: anna.account.id, hidden: hidden.account.id };
+  await t.ctx.db
+    .update(profiles)
+    .set({
+      about: 'Costs: $& and $1 are text, not patterns.',
+      rates: { incall: { '60min': 200, quickie: null }, outcall: { dinner: 450 } },
+      availability: { monday: { from: '10:00', until: '22:00' } },
+      links: { messenger: { telegram: '@anna_rose' }, social: { site: 'javascript:alert(1)' } },
+    })
+    .where(eq(profiles.userId, ids.anna));
 });
 afterAll(async () => {
   await app.close();
@@ -82,5 +93,60 @@ describe('pages search engines read', () => {
     const dir = await app.inject({ method: 'GET', url: '/sitemap-directory.xml' });
     expect(dir.body).toContain('<loc>https://example.test/escorts/germany/berlin</loc>');
     expect((await app.inject({ method: 'GET', url: '/sitemap-profiles-9.xml' })).statusCode).toBe(404);
+  });
+});
+
+describe('the profile view rendered on the server (src/shared/views/profile-view.tsx)', () => {
+  it('is the first HTML of /profile/{id}: name, rates, hours, phone to tap, links made safe', async () => {
+    const html = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}` })).body;
+    const ssr = html.slice(html.indexOf('<div id="ssr">'));
+    expect(ssr).toContain('data-testid="profile-name"><h1>Anna &lt;Rose&gt;</h1>');
+    expect(ssr).toContain('Warm &amp; witty');
+    expect(ssr).toContain('Berlin<span class="muted">, Germany</span>');
+    // Rates in the profile's currency, not offered shown as a dash; the weekly hours.
+    expect(ssr).toMatch(/<th scope="row">1 hour<\/th><td>€200<\/td>/);
+    expect(ssr).toMatch(
+      /<th scope="row">Dinner date<\/th><td><span class="muted" aria-label="Not offered">—<\/span><\/td><td>€450<\/td>/,
+    );
+    expect(ssr).toContain('<th scope="row">Monday</th><td>10:00 – 22:00</td>');
+    // Phone as a tel: link without spaces, and the mention note.
+    expect(ssr).toContain('href="tel:+442079460000"');
+    expect(ssr).toContain('Please mention that you found this profile on Companion Directory.');
+    expect(ssr).toContain('href="https://t.me/anna_rose"');
+    expect(ssr).not.toContain('href="javascript:');
+    // A visitor sees no edit links; "$&" in a profile's text stays text.
+    expect(ssr).not.toContain('?edit=');
+    expect(ssr).toContain('Costs: $&amp; and $1 are text, not patterns.');
+  });
+
+  it('speaks the language of ?lang= and of a de. host', async () => {
+    const de = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}?lang=de` })).body;
+    expect(de).toContain('<h2 id="profile-' + ids.anna + '-rates">Preise</h2>');
+    expect(de).toContain('Montag');
+    const host = (
+      await app.inject({ method: 'GET', url: `/profile/${ids.anna}`, headers: { host: 'de.example.test' } })
+    ).body;
+    expect(host).toContain('Preise');
+    const es = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}?lang=pt` })).body;
+    expect(es).toContain('Tarifas');
+  });
+
+  it('comes as profile.view from GET /api/getProfile/{id}?render=1, with edit links for the owner', async () => {
+    const plain = (await app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}` })).json();
+    expect(plain.profile.view).toBeUndefined();
+    const visitor = (await app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}?render=1` })).json();
+    expect(visitor.profile.view).toContain('<h1>Anna &lt;Rose&gt;</h1>');
+    expect(visitor.profile.view).not.toContain('?edit=');
+    const owner = await createSession(t.ctx, ids.anna);
+    const own = (
+      await app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}?render=1&lang=es`, ...owner })
+    ).json();
+    expect(own.profile.can_edit).toBe(true);
+    expect(own.profile.view).toContain(`href="/edit/${ids.anna}?edit=rates"`);
+    expect(own.profile.view).toContain('Tarifas');
+    const byName = (
+      await app.inject({ method: 'GET', url: `/api/getProfileByName/${encodeURIComponent('Anna <Rose>')}?render=1` })
+    ).json();
+    expect(byName.profile.view).toContain('<h1>Anna &lt;Rose&gt;</h1>');
   });
 });

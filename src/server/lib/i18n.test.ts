@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { FALLBACK_LANGUAGES, loadResources } from '#shared/i18n/index';
+import { readCatalogues, requestLanguage, SERVER_FALLBACKS, translator, urlLanguage } from './i18n';
+
+describe('server i18n', () => {
+  it('reads the same catalogues the SPA bundles, with the same fallbacks', async () => {
+    expect(readCatalogues()).toEqual(await loadResources());
+    expect(SERVER_FALLBACKS).toEqual(FALLBACK_LANGUAGES);
+  });
+
+  it('translates synchronously, Portuguese through Spanish', () => {
+    expect(translator('en')('profile.rates')).toBe('Rates');
+    expect(translator('de')('profile.rates')).toBe('Preise');
+    expect(translator('pt')('profile.rates')).toBe('Tarifas');
+    expect(translator('de')('common:siteName')).toBeTruthy();
+    expect(translator('en')('profile.views', { count: 2 })).toBe('2 views');
+  });
+
+  it('picks ?lang= first, then a German host, else English (docs/decisions/0004)', () => {
+    expect(requestLanguage({ query: { lang: 'es' }, hostname: 'de.example.com' })).toBe('es');
+    expect(requestLanguage({ query: {}, hostname: 'de.example.com' })).toBe('de');
+    expect(requestLanguage({ query: { lang: 'fr' }, hostname: 'example.de' })).toBe('de');
+    expect(requestLanguage({ hostname: 'example.com' })).toBe('en');
+    expect(urlLanguage('/profile/5?lang=pt', 'example.com')).toBe('pt');
+    expect(urlLanguage('/profile/5', 'www.example.de')).toBe('de');
+  });
+});

@@ -1,0 +1,68 @@
+// Comments on a profile (DESIGN.md "Other screens"): anyone reads the comments of a listed profile
+// whose owner has comments on; signed-in users post; the profile's owner and admins delete.
+import { COMMENTS_PAGE_SIZE, type Comment, type CommentsPage } from '#shared/schemas/comments';
+import type { AppContext } from '../../context';
+import { forbidden, notFound } from '../../lib/errors';
+import type { SessionUser } from '../../plugins/session';
+import * as repo from './comments.repo';
+
+const moderates = (viewer: SessionUser | null, profileId: number) =>
+  !!viewer && (viewer.id === profileId || viewer.role === 'admin');
+
+/** The profile, when the viewer may see it: listed, or the viewer is its owner or an admin. */
+async function visibleTarget(ctx: AppContext, profileId: number, viewer: SessionUser | null) {
+  const target = await repo.findTarget(ctx.db, profileId);
+  if (!target || (!target.listed && !moderates(viewer, profileId))) throw notFound('Profile not found.');
+  return target;
+}
+
+function present(row: repo.CommentRow, viewer: SessionUser | null): Comment {
+  return {
+    id: row.id,
+    profile_id: row.profile_id,
+    author: { id: row.author_id, name: row.author_name },
+    body: row.body,
+    created_at: row.created_at,
+    can_delete: moderates(viewer, row.profile_id),
+  };
+}
+
+export async function listComments(
+  ctx: AppContext,
+  profileId: number,
+  viewer: SessionUser | null,
+  page: number,
+): Promise<CommentsPage> {
+  const target = await visibleTarget(ctx, profileId, viewer);
+  const enabled = target.comments_enabled;
+  const base = { page, enabled, can_comment: enabled && !!viewer };
+  // Comments off hides them from the public; the owner and admins still see them to clean up.
+  if (!enabled && !moderates(viewer, profileId)) return { ...base, data: [], has_more: false, total: 0 };
+  const offset = (page - 1) * COMMENTS_PAGE_SIZE;
+  const [rows, total] = await Promise.all([
+    repo.listComments(ctx.db, profileId, COMMENTS_PAGE_SIZE + 1, offset),
+    repo.countComments(ctx.db, profileId),
+  ]);
+  return {
+    ...base,
+    data: rows.slice(0, COMMENTS_PAGE_SIZE).map((row) => present(row, viewer)),
+    has_more: rows.length > COMMENTS_PAGE_SIZE,
+    total,
+  };
+}
+
+export async function postComment(ctx: AppContext, profileId: number, viewer: SessionUser, body: string) {
+  const target = await visibleTarget(ctx, profileId, viewer);
+  if (!target.comments_enabled) throw forbidden('Comments are turned off for this profile.');
+  const row = await repo.insertComment(ctx.db, profileId, viewer.id, body);
+  return { data: present(row, viewer) };
+}
+
+export async function deleteComment(ctx: AppContext, commentId: number, viewer: SessionUser) {
+  const comment = await repo.findComment(ctx.db, commentId);
+  if (!comment) throw notFound('Comment not found.');
+  if (!moderates(viewer, comment.profile_id))
+    throw forbidden('Only the profile owner or an admin can delete this comment.');
+  if (!(await repo.deleteComment(ctx.db, commentId))) throw notFound('Comment not found.');
+  return { data: { id: commentId, deleted: true as const } };
+}

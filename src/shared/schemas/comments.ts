@@ -1,0 +1,57 @@
+// Comments on a profile (DESIGN.md "Other screens"): signed-in users comment when the profile's owner
+// has comments on; the owner and admins delete them.
+import { z } from 'zod';
+
+export const COMMENT_MAX_CHARS = 1000;
+export const COMMENTS_PAGE_SIZE = 20;
+
+export const CommentParams = z.object({
+  profileId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+});
+export const CommentIdParams = z.object({
+  commentId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+});
+
+export const CommentBody = z.object({
+  body: z
+    .string({ error: () => "Comment can't be blank!" })
+    .trim()
+    .min(1, "Comment can't be blank!")
+    .max(COMMENT_MAX_CHARS, `Comment may have at most ${COMMENT_MAX_CHARS} characters.`),
+});
+export type CommentBody = z.infer<typeof CommentBody>;
+
+export const Comment = z.object({
+  id: z.number(),
+  profile_id: z.number(),
+  /** The author's screen name; null when the author has none yet (shown as "Member"). */
+  author: z.object({ id: z.number(), name: z.string().nullable() }),
+  body: z.string(),
+  created_at: z.string(),
+  /** The viewer may delete it: owner of the profile or admin. */
+  can_delete: z.boolean(),
+});
+export type Comment = z.infer<typeof Comment>;
+
+export const CommentsPage = z.object({
+  data: z.array(Comment),
+  page: z.number(),
+  has_more: z.boolean(),
+  total: z.number(),
+  /** The owner has comments on. When off, only the owner and admins still see the old ones. */
+  enabled: z.boolean(),
+  /** The viewer may post: signed in and comments on. */
+  can_comment: z.boolean(),
+});
+export type CommentsPage = z.infer<typeof CommentsPage>;
+
+export const CommentCreated = z.object({ data: Comment });
+export const CommentDeleted = z.object({ data: z.object({ id: z.number(), deleted: z.literal(true) }) });
