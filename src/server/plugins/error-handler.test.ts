@@ -79,3 +79,13 @@ describe('API error conventions (spec section 8)', () => {
     expect(res.json()).toMatchObject({ status: 'ok', database: expect.stringMatching(/pglite|postgres/) });
   });
 });
+
+describe('client configuration', () => {
+  it('tells the browser the fallback landing page and nothing secret', async () => {
+    const t2 = await createTestApp({ FALLBACK_LANDING_URL: 'https://example.org/landing' });
+    const res = await t2.app.inject({ method: 'GET', url: '/api/app/config' });
+    expect(res.json()).toEqual({ build: expect.any(String), fallback_landing_url: 'https://example.org/landing', currency: 'EUR' });
+    expect(res.body).not.toMatch(/secret|database|postgres/i);
+    await t2.close();
+  });
+});

@@ -21,4 +21,11 @@ export const appRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
     const written = await auth.touchLastSeen(ctx, user.id);
     return { data: { online: true, recorded: written } };
   });
+
+  // What the browser needs to know of the server's configuration (nothing secret).
+  app.get('/app/config', async () => ({
+    build: ctx.buildId,
+    fallback_landing_url: ctx.env.FALLBACK_LANDING_URL ?? null,
+    currency: ctx.env.SITE_CURRENCY,
+  }));
 };

@@ -31,6 +31,7 @@ const ROUTES: Record<string, Rule> = {
   // app
   'POST /api/app/getData/:x': { access: 'user', params: { x: 'walk' } },
   'POST /api/app/ping': { access: 'user' },
+  'GET /api/app/config': { access: 'public' },
   // auth
   'POST /api/auth/register': { access: 'public' },
   'POST /api/auth/login': { access: 'public' },
