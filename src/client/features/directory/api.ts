@@ -1,12 +1,34 @@
 // Calls of the public directory with their query hooks. Types come from the shared Zod schemas.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { CountriesResponse, DirectoryFilter, DirectoryPage, Navigation, Profile } from '#shared/schemas/directory';
-import { api } from '#client/lib/api';
+import type { FEEDBACK_REASONS } from '#shared/constants';
+import type { CommentCreated, CommentDeleted, CommentsPage } from '#shared/schemas/comments';
+import type {
+  CountriesResponse,
+  DirectoryFilter,
+  DirectoryPage,
+  Navigation,
+  NearbyPage,
+  Profile,
+  ProfileItem,
+} from '#shared/schemas/directory';
+import type { NotificationBody } from '#shared/api/errors';
+import { api, ApiError } from '#client/lib/api';
 
 export type Countries = z.infer<typeof CountriesResponse>['data'];
-export type { DirectoryFilter, DirectoryPage, Navigation, Profile };
+export type { CommentsPage, DirectoryFilter, DirectoryPage, Navigation, Profile, ProfileItem };
 export type ProfileRef = { id: number } | { name: string };
+export type NearbyItem = z.infer<typeof NearbyPage>['data'][number];
+export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
+export interface FeedbackData {
+  profile_id?: number;
+  reason: FeedbackReason;
+  message?: string;
+  contact?: string;
+}
+
+/** Every status: for calls whose failure the visitor need not hear about (statistics). */
+const QUIET = [0, 400, 401, 403, 404, 409, 415, 422, 429, 500, 502, 503, 504];
 
 /** Drops an absent place so equal filters hash equally. */
 export function normalizeFilter(filter: DirectoryFilter): DirectoryFilter {
@@ -20,7 +42,10 @@ export const directoryKeys = {
   navigation: (filter: DirectoryFilter) => ['directory', 'navigation', normalizeFilter(filter)] as const,
   list: (filter: DirectoryFilter) => ['directory', 'list', normalizeFilter(filter)] as const,
   search: (q: string) => ['directory', 'search', q] as const,
+  nearby: (lat: number, lng: number) => ['directory', 'nearby', lat, lng] as const,
   profile: (ref: ProfileRef) => ['directory', 'profile', ref] as const,
+  bookmark: (id: number) => ['directory', 'bookmark', id] as const,
+  comments: (profileId: number) => ['directory', 'comments', profileId] as const,
 };
 
 export async function fetchCountries(signal?: AbortSignal): Promise<Countries> {
@@ -49,14 +74,82 @@ export function fetchSearchPage(q: string, page: number, signal?: AbortSignal): 
   return api<DirectoryPage>('/directory/search', { method: 'POST', query: { page }, body: { q }, signal });
 }
 
-export async function fetchProfile(ref: ProfileRef, signal?: AbortSignal): Promise<Profile> {
+export async function fetchProfile(
+  ref: ProfileRef,
+  signal?: AbortSignal,
+  options: { handle?: number[]; loading?: boolean } = {},
+): Promise<Profile> {
   const path = 'id' in ref ? `/getProfile/${ref.id}` : `/getProfileByName/${encodeURIComponent(ref.name)}`;
   const response = await api<{ profile: Profile }>(path, {
     query: 'id' in ref ? { render: 1 } : undefined,
     signal,
-    loading: true,
+    loading: options.loading ?? true,
+    handle: options.handle,
   });
   return response.profile;
+}
+
+/** A bookmarked profile, or null when it is no longer listed (a bookmark outlives a hidden ad). */
+export async function fetchBookmarkedProfile(id: number, signal?: AbortSignal): Promise<Profile | null> {
+  try {
+    const response = await api<{ profile: Profile }>(`/getProfile/${id}`, { signal, handle: [404] });
+    return response.profile;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** A profile as a list item (bookmarks list the full profiles they fetched). */
+export function toProfileItem(profile: Profile): ProfileItem {
+  return {
+    id: profile.user_id,
+    name: profile.screen_name,
+    heading: profile.heading,
+    avatar: profile.avatar,
+    verified: profile.verified,
+    on_tour: profile.tours.length > 0,
+    user: { city: profile.city?.name ?? null, place: profile.place, profile: profile.screen_name },
+  };
+}
+
+export function fetchNearbyPage(lat: number, lng: number, page: number, signal?: AbortSignal): Promise<DirectoryPage> {
+  return api<z.infer<typeof NearbyPage>>('/directory/nearby', {
+    method: 'POST',
+    query: { page },
+    body: { lat, lng },
+    signal,
+  });
+}
+
+/** Spec section 2: a tap on the phone number. Counted quietly; the call goes ahead whatever happens. */
+export function revealPhone(id: number): void {
+  void api(`/directory/phoneReveal/${id}`, { method: 'POST', handle: QUIET }).catch(() => undefined);
+}
+
+/** The report channel (DESIGN.md): the answer is a notification the API client shows. */
+export function sendFeedback(data: FeedbackData): Promise<NotificationBody> {
+  return api<NotificationBody>('/directory/setFeedback', { method: 'POST', body: { data }, loading: true });
+}
+
+export function fetchComments(profileId: number, page: number, signal?: AbortSignal): Promise<CommentsPage> {
+  return api<CommentsPage>(`/comments/${profileId}`, { query: { page }, signal, handle: [404] });
+}
+
+export function postComment(profileId: number, body: string) {
+  return api<z.infer<typeof CommentCreated>>(`/comments/${profileId}`, {
+    method: 'POST',
+    body: { body },
+    loading: true,
+  });
+}
+
+export function deleteComment(commentId: number) {
+  return api<z.infer<typeof CommentDeleted>>(`/comments/delete/${commentId}`, {
+    method: 'POST',
+    body: {},
+    loading: true,
+  });
 }
 
 export function useCountries() {
@@ -97,6 +190,11 @@ export const searchSource = (q: string): ProfileListSource => ({
   fetchPage: (page, signal) => fetchSearchPage(q, page, signal),
 });
 
+export const nearbySource = (lat: number, lng: number): ProfileListSource => ({
+  queryKey: directoryKeys.nearby(lat, lng),
+  fetchPage: (page, signal) => fetchNearbyPage(lat, lng, page, signal),
+});
+
 /**
  * Pages of one list. `enabled` stays false until the infinite-scroll trigger is first seen
  * (spec: the first sighting fetches page 1), later sightings call fetchNextPage.
@@ -114,4 +212,28 @@ export function useProfilePages(source: ProfileListSource, enabled: boolean) {
 
 export function useProfile(ref: ProfileRef) {
   return useQuery({ queryKey: directoryKeys.profile(ref), queryFn: ({ signal }) => fetchProfile(ref, signal) });
+}
+
+/**
+ * Spec section 4: the bookmarks list does not reload while a result exists. Each bookmarked profile
+ * is cached for good once fetched; only ids added since are fetched.
+ */
+export function bookmarkQuery(id: number) {
+  return {
+    queryKey: directoryKeys.bookmark(id),
+    queryFn: ({ signal }: { signal: AbortSignal }) => fetchBookmarkedProfile(id, signal),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 30 * 60_000,
+  };
+}
+
+export function useComments(profileId: number, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: directoryKeys.comments(profileId),
+    queryFn: ({ pageParam, signal }) => fetchComments(profileId, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last: CommentsPage) => (last.has_more ? last.page + 1 : undefined),
+    enabled,
+    staleTime: 30_000,
+  });
 }
