@@ -4,9 +4,11 @@ import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
 import { BODY_ID_SUFFIX } from '#shared/routes';
+import { AdultNotice } from '#client/components/adult-notice';
 import { DialogHost } from '#client/components/dialogs/dialog-host';
 import { Footer } from '#client/components/footer';
 import { SectionErrorBoundary } from '#client/components/section-error-boundary';
+import { ProfileModalHost } from '#client/components/profile-modal-host';
 import { LoadingOverlay, Spinner } from '#client/components/spinner';
 import { TopBar } from '#client/components/top-bar';
 import { needsCompletion, useCurrentUser, useOnlinePing } from '#client/features/app/api';
@@ -56,6 +58,7 @@ export function Shell() {
       <a className="skip-link" href="#main">
         {t('skipToContent')}
       </a>
+      <AdultNotice />
       <TopBar width={nav} user={user ?? null} country={country} />
       {/* Not on the verification screens themselves: they say where the user stands. */}
       <EmailBanner user={user} hidden={meta?.name === 'verify'} />
@@ -68,6 +71,7 @@ export function Shell() {
       </main>
       <Footer />
       <LoadingOverlay />
+      <ProfileModalHost />
       <DialogHost />
       <ScrollRestoration />
     </>

@@ -60,6 +60,9 @@ export function DirectoryPage({ category }: { category: Category }) {
       <header className="directory__head">
         <h1 className="directory__title">{heading ?? <span className="skeleton-text" />}</h1>
         {nav && <p className="muted">{t('list.total', { count: nav.counts[category] ?? 0 })}</p>}
+        <Link className="chip chip--button directory__nearby" to="/escorts/nearby" data-testid="nearby-button">
+          <span aria-hidden="true">◎</span> {t('nearby.button')}
+        </Link>
       </header>
 
       <CategoryTabs category={category} country={country} place={place} counts={nav?.counts} />

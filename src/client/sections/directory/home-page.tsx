@@ -17,6 +17,14 @@ export function HomePage() {
         <div className="container">
           <h1 className="hero__title">{t('home.headline')}</h1>
           <p className="hero__lead">{t('home.lead')}</p>
+          <p className="hero__actions">
+            <Link className="button button--primary" to="/escorts/nearby" data-testid="nearby-button">
+              <span aria-hidden="true">◎</span> {t('nearby.button')}
+            </Link>
+            <Link className="button" to="/countries">
+              {t('home.allCountries')}
+            </Link>
+          </p>
           <p className="statement">
             <strong className="badge badge--adult">18+</strong>
             <span>{t('common:statement')}</span>

@@ -3,12 +3,15 @@ import type { Category } from '#shared/constants';
 import { CATEGORIES } from '#shared/constants';
 import type { SectionProps } from '#client/app/sections';
 import { ComingSoon } from '#client/components/coming-soon';
+import { BookmarksPage } from './bookmarks-page';
 import { CountriesPage } from './countries-page';
 import { DirectoryPage } from './directory-page';
 import { HomePage } from './home-page';
+import { NearbyPage } from './nearby-page';
 import { NotFoundPage } from './not-found-page';
 import { ProfilePage } from './profile-page';
 import { SearchPage } from './search-page';
+import './directory.css';
 
 const isCategory = (route: string): route is Category => (CATEGORIES as readonly string[]).includes(route);
 
@@ -24,6 +27,10 @@ export function DirectorySection({ route }: SectionProps) {
       return <ProfilePage byName={route === 'profile-by-name'} />;
     case 'search':
       return <SearchPage />;
+    case 'nearby':
+      return <NearbyPage />;
+    case 'bookmarks':
+      return <BookmarksPage />;
     case 'page-not-found':
       return <NotFoundPage />;
     default:

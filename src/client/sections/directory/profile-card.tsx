@@ -1,15 +1,47 @@
+import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ProfileItem } from '#shared/schemas/directory';
+import { locationLabel } from '#shared/views/format';
 import { VerifiedBadge } from '#client/components/verified-badge';
-import { locationLabel, secondaryName } from '#client/lib/format';
+import { secondaryName } from '#client/lib/format';
+import { observeImpression } from '#client/lib/impressions';
 
-export function ProfileCard({ item, eager }: { item: ProfileItem; eager?: boolean }) {
+export function ProfileCard({
+  item,
+  eager,
+  onOpen,
+  distanceKm,
+  extra,
+}: {
+  item: ProfileItem;
+  eager?: boolean;
+  /** A plain click opens the profile modal over the list; other clicks (new tab...) follow the link. */
+  onOpen?: (id: number) => void;
+  /** Nearby lists: the distance to the visitor. */
+  distanceKm?: number;
+  /** Controls beside the link (the bookmarks list puts its remove button here). */
+  extra?: ReactNode;
+}) {
   const { t } = useTranslation('directory');
   const small = secondaryName(item.name, item.user.profile);
+  const ref = useRef<HTMLLIElement>(null);
+
+  // An impression: the card was at least half on screen (lib/impressions).
+  useEffect(() => {
+    const element = ref.current;
+    return element ? observeImpression(element, item.id) : undefined;
+  }, [item.id]);
+
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!onOpen || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    onOpen(item.id);
+  };
+
   return (
-    <li className="card" data-testid="profile-card" data-id={item.id}>
-      <Link className="card__link" to={`/profile/${item.id}`}>
+    <li className="card" data-testid="profile-card" data-id={item.id} ref={ref}>
+      <Link className="card__link" to={`/profile/${item.id}`} onClick={onClick}>
         <div className="card__media">
           {item.avatar ? (
             <img
@@ -26,6 +58,11 @@ export function ProfileCard({ item, eager }: { item: ProfileItem; eager?: boolea
             </span>
           )}
           {item.on_tour && <span className="badge badge--tour">{t('item.onTour')}</span>}
+          {distanceKm !== undefined && (
+            <span className="badge badge--distance" data-testid="card-distance">
+              {distanceKm < 1 ? t('nearby.lessThanOne') : t('nearby.distance', { km: Math.round(distanceKm) })}
+            </span>
+          )}
         </div>
         <div className="card__body">
           <h3 className="card__name">
@@ -37,6 +74,7 @@ export function ProfileCard({ item, eager }: { item: ProfileItem; eager?: boolea
           {small && <small className="card__profile-name">{small}</small>}
         </div>
       </Link>
+      {extra}
     </li>
   );
 }

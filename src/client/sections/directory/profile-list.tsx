@@ -1,8 +1,10 @@
 import { hashKey, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { preloadProfileModal } from '#client/components/profile-modal-host';
 import { InlineSpinner } from '#client/components/spinner';
 import { useProfilePages, type DirectoryPage, type ProfileListSource } from '#client/features/directory/api';
+import { openProfile, type ProfileListContext } from '#client/features/directory/profile-modal-store';
 import { ProfileCard } from './profile-card';
 import { useInfiniteTrigger } from './use-infinite-trigger';
 
@@ -41,13 +43,38 @@ export function ProfileList({
 
   const items = list.data?.pages.flatMap((page) => page.data) ?? [];
   const done = list.isSuccess && !list.hasNextPage;
+  const hasItems = items.length > 0;
+  useEffect(() => {
+    if (hasItems) preloadProfileModal();
+  }, [hasItems]);
+
+  // What the profile modal needs to step through this list: the ids loaded so far, and more.
+  const latest = useRef(list);
+  latest.current = list;
+  const openItem = (id: number) => {
+    const context: ProfileListContext = {
+      ids: () => (latest.current.data?.pages ?? []).flatMap((page) => page.data.map((item) => item.id)),
+      loadMore: async () => {
+        if (!latest.current.hasNextPage) return null;
+        const result = await latest.current.fetchNextPage();
+        return (result.data?.pages ?? []).flatMap((page) => page.data.map((item) => item.id));
+      },
+    };
+    openProfile(id, context);
+  };
 
   return (
     <div className="profile-list">
       {items.length > 0 && (
         <ul className="card-grid" data-testid="profile-grid">
           {items.map((item, index) => (
-            <ProfileCard key={item.id} item={item} eager={index < EAGER_IMAGES} />
+            <ProfileCard
+              key={item.id}
+              item={item}
+              eager={index < EAGER_IMAGES}
+              onOpen={openItem}
+              distanceKm={'distance_km' in item && typeof item.distance_km === 'number' ? item.distance_km : undefined}
+            />
           ))}
         </ul>
       )}

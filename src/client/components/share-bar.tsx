@@ -1,0 +1,139 @@
+// Share bar of spec section 2. Each network is a real link (middle click, no popup blocker trouble)
+// that a plain click opens in a centred 500 x 500 popup instead. The Tumblr counter asks Tumblr only
+// once the bar is on screen: a visitor who never scrolls to it sends nothing to a third party.
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { escapeHtml, notify } from '#client/lib/dialogs';
+import {
+  compactCount,
+  copyText,
+  openSharePopup,
+  SHARE_NETWORKS,
+  shareUrl,
+  tumblrNoteCount,
+  type ShareNetwork,
+} from '#client/lib/share';
+
+const ICONS: Record<ShareNetwork | 'copy', ReactNode> = {
+  x: <path d="M4 4l16 16M20 4L4 20" strokeWidth="2.4" strokeLinecap="round" />,
+  whatsapp: (
+    <>
+      <path d="M5 19l1.2-3.6A7.5 7.5 0 1 1 9 18.3z" fill="none" strokeWidth="2" strokeLinejoin="round" />
+      <path d="M9.5 9.5c.5 2 2 3.5 4 4" fill="none" strokeWidth="2" strokeLinecap="round" />
+    </>
+  ),
+  telegram: <path d="M3 11.5L20 5l-3 14-5-4-3 3v-4.5L17 7" fill="none" strokeWidth="2" strokeLinejoin="round" />,
+  tumblr: <path d="M10 4v4H7v3h3v5c0 2.5 1.5 4 4 4h3v-3h-2.5c-1 0-1.5-.5-1.5-1.5V11h4V8h-4V4z" strokeWidth="1" />,
+  email: (
+    <>
+      <rect x="3" y="6" width="18" height="12" rx="2" fill="none" strokeWidth="2" />
+      <path d="M3.5 7l8.5 6 8.5-6" fill="none" strokeWidth="2" />
+    </>
+  ),
+  copy: (
+    <>
+      <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" fill="none" strokeWidth="2" strokeLinecap="round" />
+      <path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" fill="none" strokeWidth="2" strokeLinecap="round" />
+    </>
+  ),
+};
+
+function Icon({ name }: { name: ShareNetwork | 'copy' }) {
+  return (
+    <svg
+      className="share__icon"
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      focusable="false"
+      stroke="currentColor"
+      fill="currentColor"
+    >
+      {ICONS[name]}
+    </svg>
+  );
+}
+
+export function ShareBar({ url, title }: { url: string; title: string }) {
+  const { t } = useTranslation('directory');
+  const bar = useRef<HTMLDivElement>(null);
+  const [count, setCount] = useState<{ url: string; value: number } | null>(null);
+
+  useEffect(() => {
+    const element = bar.current;
+    if (!element || typeof IntersectionObserver === 'undefined') return;
+    let alive = true;
+    const io = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      io.disconnect();
+      void tumblrNoteCount(url).then((value) => {
+        if (alive && value !== null) setCount({ url, value });
+      });
+    });
+    io.observe(element);
+    return () => {
+      alive = false;
+      io.disconnect();
+    };
+  }, [url]);
+
+  const open = (network: ShareNetwork) => (event: MouseEvent<HTMLAnchorElement>) => {
+    if (network === 'email') return; // mailto: hands over to the mail program; a popup would stay blank
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    // Blocked popup: let the link open in a new tab instead.
+    if (openSharePopup(event.currentTarget.href)) event.preventDefault();
+  };
+
+  const copy = async () => {
+    const ok = await copyText(url);
+    void notify({
+      title: ok ? t('share.copiedTitle') : t('share.copyFailedTitle'),
+      message: escapeHtml(ok ? t('share.copied') : t('share.copyFailed')),
+      icon: ok ? 'success' : 'error',
+      ok: t('common:dialog.ok'),
+    });
+  };
+
+  const shown = count && count.url === url && count.value > 0 ? count.value : null;
+
+  return (
+    <div className="share" ref={bar} role="group" aria-label={t('share.label')} data-testid="share-bar">
+      <ul className="share__list">
+        {SHARE_NETWORKS.map((network) => (
+          <li key={network}>
+            <a
+              className={`share__button share__button--${network}`}
+              href={shareUrl(network, url, title)}
+              target={network === 'email' ? undefined : '_blank'}
+              rel="noopener noreferrer"
+              onClick={open(network)}
+              title={t(`share.on.${network}`)}
+              data-network={network}
+            >
+              <Icon name={network} />
+              <span className="share__text">{t(`share.networks.${network}`)}</span>
+              {network === 'tumblr' && shown !== null && (
+                <span className="share__count" data-testid="tumblr-count" title={t('share.notes', { count: shown })}>
+                  {compactCount(shown)}
+                  <span className="visually-hidden"> {t('share.notes', { count: shown })}</span>
+                </span>
+              )}
+            </a>
+          </li>
+        ))}
+        <li>
+          <button
+            type="button"
+            className="share__button share__button--copy"
+            onClick={() => void copy()}
+            data-network="copy"
+          >
+            <Icon name="copy" />
+            <span className="share__text">{t('share.copy')}</span>
+          </button>
+        </li>
+      </ul>
+    </div>
+  );
+}

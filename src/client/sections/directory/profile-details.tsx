@@ -1,0 +1,78 @@
+// The profile as the SPA shows it (profile page and profile modal): the shared, server-renderable
+// ProfileView plus what only a browser can do (bookmark, share, comments, report, gallery viewer,
+// phone-reveal count). The server renders the same ProfileView without these.
+import { useCallback, useState, type MouseEvent, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Profile } from '#shared/schemas/directory';
+import { ProfileView, type LinkRenderer, type Translate } from '#shared/views/profile-view';
+import { BookmarkButton } from '#client/components/bookmark-button';
+import { GalleryViewer } from '#client/components/gallery';
+import { ShareBar } from '#client/components/share-bar';
+import { revealPhone } from '#client/features/directory/api';
+import { profileShareUrl } from '#client/lib/share';
+import { Comments } from './comments';
+import { ReportProfile } from './report-form';
+
+const routerLink: LinkRenderer = ({ href, className, children, ...rest }) => (
+  <Link to={href} className={className} aria-label={rest['aria-label']}>
+    {children}
+  </Link>
+);
+
+export function ProfileDetails({
+  profile,
+  galleryReady = true,
+  videoRef,
+}: {
+  profile: Profile;
+  /** Thumbnails open the viewer only once the gallery is started (the modal waits 150 ms). */
+  galleryReady?: boolean;
+  videoRef?: Ref<HTMLVideoElement>;
+}) {
+  const { t, i18n } = useTranslation('directory');
+  const translate = useCallback<Translate>((key, options) => t(key, options ?? {}), [t]);
+  const [viewer, setViewer] = useState<number | null>(null);
+  const id = profile.user_id;
+
+  const onPhotoClick = (index: number, event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    setViewer(index);
+  };
+
+  return (
+    <>
+      <ProfileView
+        profile={profile}
+        t={translate}
+        lang={i18n.language}
+        renderLink={routerLink}
+        onPhoneClick={() => revealPhone(id)}
+        onPhotoClick={galleryReady ? onPhotoClick : undefined}
+        galleryReady={galleryReady}
+        videoRef={videoRef}
+        actions={<BookmarkButton id={id} />}
+      >
+        <section className="profile__section" aria-labelledby={`profile-${id}-share`}>
+          <div className="profile__section-head">
+            <h2 id={`profile-${id}-share`}>{t('share.heading')}</h2>
+          </div>
+          <ShareBar url={profileShareUrl(id)} title={profile.title || profile.screen_name} />
+        </section>
+        <Comments profile={profile} />
+        <ReportProfile profile={profile} />
+      </ProfileView>
+      {/* Destroyed with the gallery: nothing of it stays once the gallery stops. */}
+      {galleryReady && (
+        <GalleryViewer
+          photos={profile.gallery}
+          index={viewer}
+          name={profile.screen_name}
+          onIndex={setViewer}
+          onClose={() => setViewer(null)}
+        />
+      )}
+    </>
+  );
+}
