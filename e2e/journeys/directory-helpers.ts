@@ -1,0 +1,87 @@
+// Shared steps of the directory journeys (directory-*.journey.ts). Not a journey itself: the runner
+// loads *.journey.ts only.
+import assert from 'node:assert/strict';
+import type { Page, Response } from 'playwright-core';
+
+export interface Country {
+  code: string;
+  slug: string;
+  name: string;
+  count: number;
+}
+
+export interface ListItem {
+  id: number;
+  name: string;
+  user: { city: string | null; place: string | null; profile: string | null };
+}
+
+/**
+ * tsx compiles these files with esbuild's keepNames, which wraps named functions in __name(...):
+ * functions sent to the page (evaluate, addInitScript) need that helper there too.
+ */
+export async function pageHelpers(page: Page): Promise<void> {
+  await page.addInitScript('window.__name = window.__name || ((fn) => fn);');
+}
+
+/** The 18+ notice is its own journey; the others start as a visitor who accepted it before. */
+export async function acceptedNotice(page: Page): Promise<void> {
+  await pageHelpers(page);
+  await page.addInitScript(() => window.localStorage.setItem('adult-notice', 'accepted'));
+}
+
+export async function busiestCountry(page: Page, baseUrl: string): Promise<Country> {
+  const res = await page.request.get(`${baseUrl}/api/directory/countries`);
+  const { data } = (await res.json()) as { data: Country[] };
+  const top = [...data].sort((a, b) => b.count - a.count)[0];
+  assert.ok(top, 'the seed lists at least one country');
+  return top;
+}
+
+export const isDirectoryPage = (page: number) => (r: Response) =>
+  r.url().includes(`/api/directory/getDirectory?page=${page}`) && r.request().method() === 'POST';
+
+/** Opens a country list and waits for its first page; returns the items of page 1. */
+export async function openList(page: Page, baseUrl: string, path: string): Promise<ListItem[]> {
+  const first = page.waitForResponse(isDirectoryPage(1));
+  await page.goto(`${baseUrl}${path}`);
+  const body = (await (await first).json()) as { data: ListItem[] };
+  await page.getByTestId('profile-card').first().waitFor();
+  return body.data;
+}
+
+/** A one-finger horizontal swipe over the profile modal: dx > 0 is a swipe to the right. */
+export async function swipe(page: Page, dx: number): Promise<void> {
+  await page.evaluate((distance) => {
+    const target = document.querySelector('[data-testid="profile-modal"] .profile-modal__body') as HTMLElement;
+    const touch = (x: number) => new Touch({ identifier: 1, target, clientX: x, clientY: 400 });
+    const startX = distance > 0 ? 40 : 330;
+    target.dispatchEvent(
+      new TouchEvent('touchstart', {
+        touches: [touch(startX)],
+        changedTouches: [touch(startX)],
+        bubbles: true,
+        cancelable: true,
+      }),
+    );
+    target.dispatchEvent(
+      new TouchEvent('touchend', {
+        touches: [],
+        changedTouches: [touch(startX + distance)],
+        bubbles: true,
+        cancelable: true,
+      }),
+    );
+  }, dx);
+}
+
+/** The id of the profile the modal shows, once it shows one. */
+export async function modalProfileId(page: Page): Promise<number> {
+  const article = page.getByTestId('profile-modal').getByTestId('profile');
+  await article.waitFor();
+  return Number(await article.getAttribute('data-id'));
+}
+
+export async function waitForModalProfile(page: Page, id: number): Promise<void> {
+  await page.locator(`[data-testid="profile-modal"] [data-testid="profile"][data-id="${id}"]`).waitFor();
+}

@@ -1,0 +1,132 @@
+// Browsing as spec section 2 has it: /countries with counts, the list item label rule, category
+// tabs, and the infinite scroll (first sighting of the trigger = page 1, each later sighting the next
+// page, re-armed after a first-page reload). Then impressions: cards seen at least half on screen are
+// flushed to POST /api/directory/impressions after 5 s of quiet.
+import assert from 'node:assert/strict';
+import type { Request } from 'playwright-core';
+import { journey, PHONE } from '../harness';
+import { acceptedNotice, busiestCountry, isDirectoryPage, openList, type ListItem } from './directory-helpers';
+
+const label = (city: string | null, place: string | null) => {
+  const c = city?.trim();
+  const p = place?.trim();
+  if (c && p && c.toLowerCase() !== p.toLowerCase()) return `${c} - ${p}`;
+  return c || p || '-';
+};
+
+journey('directory: countries, labels, tabs, infinite scroll', PHONE, async ({ page, baseUrl, screenshot }) => {
+  await acceptedNotice(page);
+  const country = await busiestCountry(page, baseUrl);
+
+  // /countries: every country with its count.
+  await page.goto(`${baseUrl}/countries`);
+  const list = page.getByTestId('country-list');
+  await list.waitFor();
+  const link = list.locator(`a[href="/escorts/${country.slug}"]`);
+  assert.match(await link.innerText(), new RegExp(`${country.count} profiles?`));
+  await screenshot('1-countries');
+
+  // The list: labels follow "city - place" (or whichever is present, or "-").
+  const items = await openList(page, baseUrl, `/escorts/${country.slug}`);
+  const cards = page.getByTestId('profile-card');
+  for (const [index, item] of items.slice(0, 6).entries()) {
+    assert.equal(
+      (await cards.nth(index).locator('.card__location').innerText()).trim(),
+      label(item.user.city, item.user.place),
+    );
+  }
+  await screenshot('2-list');
+
+  // Infinite scroll: page 2 on the next sighting of the trigger; at the end of the list, later
+  // sightings ask for nothing more.
+  const trigger = page.getByTestId('infinite-trigger');
+  const second = page.waitForResponse(isDirectoryPage(2));
+  await trigger.scrollIntoViewIfNeeded();
+  const page2 = (await (await second).json()) as { data: ListItem[]; page: number; has_more: boolean };
+  assert.equal(page2.page, 2);
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="profile-card"]').length >= n, 25);
+  let pages = 2;
+  let more = page2.has_more;
+  while (more && pages < 4) {
+    const next = page.waitForResponse(isDirectoryPage(pages + 1));
+    await trigger.scrollIntoViewIfNeeded();
+    more = ((await (await next).json()) as { has_more: boolean }).has_more;
+    pages += 1;
+  }
+  if (!more) {
+    await page.getByText('You have seen every profile listed here.').waitFor();
+    let extra = 0;
+    const count = (r: Request) => void (r.url().includes('/api/directory/getDirectory') && (extra += 1));
+    page.on('request', count);
+    await trigger.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -400));
+    await trigger.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400);
+    page.off('request', count);
+    assert.equal(extra, 0, 'nothing is asked for after the last page');
+  }
+  console.log(`    infinite scroll: ${pages} pages of ${country.slug} (${await cards.count()} cards)`);
+  await screenshot('3-end-of-list');
+
+  // A category tab starts its list again from page 1, and the still-visible trigger of the emptied
+  // list does not skip to page 2 (re-armed after 250 ms).
+  const requested: string[] = [];
+  const track = (r: Request) => {
+    if (r.url().includes('/api/directory/getDirectory')) requested.push(`${r.url().split('?')[1]} ${r.postData()}`);
+  };
+  page.on('request', track);
+  const female = page.waitForResponse(isDirectoryPage(1));
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page
+    .locator('.tabs')
+    .getByRole('link', { name: /^Female/ })
+    .click();
+  await page.waitForURL(`**/female/${country.slug}`);
+  const femaleItems = ((await (await female).json()) as { data: ListItem[] }).data;
+  await page.locator(`[data-testid="profile-card"][data-id="${femaleItems[0].id}"]`).waitFor();
+  await page.waitForTimeout(600);
+  page.off('request', track);
+  assert.deepEqual(
+    requested.map((r) => r.split(' ')[0]),
+    ['page=1'],
+    `one request for the new category: ${requested.join(' | ')}`,
+  );
+  assert.match(requested[0], /"category":"female"/);
+  assert.equal(await page.locator('.tabs__tab[aria-current="page"]').count(), 1);
+  await screenshot('4-female');
+});
+
+journey('directory: impressions flushed after 5 s of quiet', PHONE, async ({ page, baseUrl }) => {
+  await acceptedNotice(page);
+  const country = await busiestCountry(page, baseUrl);
+  const path = `/escorts/${country.slug}`;
+  const flushed = page.waitForRequest((r) => r.url().endsWith('/api/directory/impressions') && r.method() === 'POST', {
+    timeout: 20_000,
+  });
+  await openList(page, baseUrl, path);
+  // Scroll a few cards into view, then stay still.
+  await page.getByTestId('profile-card').nth(5).scrollIntoViewIfNeeded();
+  await page.waitForTimeout(100);
+  const quietFrom = Date.now();
+  const request = await flushed;
+  const waited = Date.now() - quietFrom;
+  const body = request.postDataJSON() as { impressions: Record<string, number[]> };
+  console.log(`    impressions flushed ${waited} ms after the last scroll: ${JSON.stringify(body.impressions)}`);
+  assert.ok(waited >= 4800, `flushed only after 5 s of quiet (${waited} ms)`);
+  assert.deepEqual(Object.keys(body.impressions), [path]);
+  const ids = body.impressions[path];
+  // The first row was on screen at load; the cards half visible now were seen after the scroll.
+  const cardIds = await page.getByTestId('profile-card').evaluateAll((els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      const visible = Math.max(0, Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0));
+      return { id: Number(el.getAttribute('data-id')), half: visible >= r.height / 2 };
+    }),
+  );
+  const expected = [cardIds[0].id, cardIds[1].id, ...cardIds.filter((c) => c.half).map((c) => c.id)];
+  for (const id of expected) assert.ok(ids.includes(id), `card ${id} counted`);
+  assert.ok(ids.length < 24, `only cards seen are counted (${ids.length})`);
+  assert.equal(new Set(ids).size, ids.length, 'each id once');
+  const answer = await (await request.response())!.json();
+  assert.ok(answer.counted >= 1);
+});

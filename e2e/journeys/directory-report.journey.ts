@@ -1,0 +1,84 @@
+// The report form (DESIGN.md: setFeedback is the report channel, the safeguarding reasons first) and
+// comments under a profile: a visitor is asked to log in, a signed-in user posts.
+import assert from 'node:assert/strict';
+import { journey, PHONE } from '../harness';
+import { registerViaApi } from './auth-helpers';
+import { acceptedNotice, busiestCountry } from './directory-helpers';
+
+interface Item {
+  id: number;
+}
+
+journey(
+  'directory: report a profile, comment on it',
+  PHONE,
+  async ({ page, baseUrl, screenshot, allowConsoleError }) => {
+    await acceptedNotice(page);
+    // The share bar on screen asks Tumblr for its count; the test network has no Tumblr.
+    allowConsoleError(/api\.tumblr\.com/);
+    const country = await busiestCountry(page, baseUrl);
+    const list = await page.request.post(`${baseUrl}/api/directory/getDirectory`, {
+      data: { category: 'escorts', country: country.slug },
+    });
+    const items = ((await list.json()) as { data: Item[] }).data;
+    // A profile whose owner has comments on.
+    let id = 0;
+    for (const item of items) {
+      const { profile } = (await (await page.request.get(`${baseUrl}/api/getProfile/${item.id}`)).json()) as {
+        profile: { comments_enabled: boolean };
+      };
+      if (profile.comments_enabled) {
+        id = item.id;
+        break;
+      }
+    }
+    assert.ok(id, 'a seeded profile has comments on');
+
+    await page.goto(`${baseUrl}/profile/${id}`);
+    await page.getByTestId('profile-name').waitFor();
+    const comments = page.getByTestId('comments');
+    await comments.getByRole('button', { name: 'Log in to comment' }).click();
+    await page.getByTestId('login-modal').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('login-modal').waitFor({ state: 'detached' });
+
+    // Report: the two safeguarding reasons come first, in their own box.
+    await page.getByTestId('report-open').click();
+    const dialog = page.getByTestId('report-dialog');
+    await dialog.waitFor();
+    const reasons = await dialog.locator('.report__option').allInnerTexts();
+    assert.deepEqual(reasons.slice(0, 2), [
+      'This person may be under 18',
+      'This person may not be here of their own free will',
+    ]);
+    assert.equal(await dialog.locator('.report__group--urgent .report__option').count(), 2);
+    await screenshot('1-report');
+    await dialog.getByLabel('This person may be under 18').check();
+    await dialog.getByLabel('What happened? (optional)').fill('Looks very young in the photos.');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/directory/setFeedback'));
+    await dialog.getByRole('button', { name: 'Send report' }).click();
+    assert.deepEqual((await sent).postDataJSON(), {
+      data: { profile_id: id, reason: 'may_be_under_18', message: 'Looks very young in the photos.' },
+    });
+    const notice = page.getByTestId('notification-dialog');
+    await notice.getByText('Thank you. Our team reviews safety reports first.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await notice.getByRole('button', { name: 'OK' }).click();
+
+    // Signed in (a new account: the completion redirect comes first, Back returns to the profile).
+    await registerViaApi(page, 'commenter');
+    await page.goto(`${baseUrl}/profile/${id}`);
+    await page.waitForURL('**/edit/*?action=complete');
+    await page.goBack();
+    await page.getByTestId('profile-name').waitFor();
+    const text = `Lovely conversation, thank you ${Date.now().toString(36)}`;
+    await comments.getByLabel('Your comment').fill(text);
+    await comments.getByRole('button', { name: 'Post comment' }).click();
+    const posted = comments.getByTestId('comment').filter({ hasText: text });
+    await posted.waitFor();
+    assert.match(await posted.innerText(), /^Member/);
+    assert.equal(await comments.getByLabel('Your comment').inputValue(), '');
+    await posted.scrollIntoViewIfNeeded();
+    await screenshot('2-commented');
+  },
+);

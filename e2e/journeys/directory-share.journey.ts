@@ -1,0 +1,145 @@
+// The share bar of spec section 2: each network in a 500 x 500 popup centred on the window (window.open
+// is intercepted), Copy URL with its two messages, the Tumblr counter (JSONP; hidden when the count
+// request fails, shortened with k/m/g when it answers), and the button style change at 768 px.
+import assert from 'node:assert/strict';
+import { journey, PHONE } from '../harness';
+import { acceptedNotice, busiestCountry, openList, waitForModalProfile } from './directory-helpers';
+
+interface Opened {
+  url: string;
+  target: string;
+  features: string;
+}
+
+journey('directory: share bar popups, copy messages, Tumblr counter', PHONE, async (ctx) => {
+  const { page, baseUrl, screenshot } = ctx;
+  await acceptedNotice(page);
+  // The count request fails (the test network is closed anyway; this makes it certain and quick).
+  ctx.allowConsoleError(/api\.tumblr\.com|ERR_FAILED/);
+  let tumblrAsked = 0;
+  await page.route('https://api.tumblr.com/**', (route) => {
+    tumblrAsked += 1;
+    return route.abort('failed');
+  });
+  await page.addInitScript(() => {
+    const opened: Array<{ url: string; target: string; features: string }> = [];
+    (window as unknown as { __opened: typeof opened }).__opened = opened;
+    window.open = (url?: string | URL, target?: string, features?: string) => {
+      opened.push({ url: String(url), target: target ?? '', features: features ?? '' });
+      return { opener: window, closed: false } as unknown as Window;
+    };
+  });
+
+  const country = await busiestCountry(page, baseUrl);
+  const items = await openList(page, baseUrl, `/escorts/${country.slug}`);
+  await page.getByTestId('profile-card').first().locator('a').first().click();
+  await waitForModalProfile(page, items[0].id);
+  const bar = page.getByTestId('profile-modal').getByTestId('share-bar');
+  // Not asked before the bar is on screen.
+  assert.equal(tumblrAsked, 0, 'no request to Tumblr before the share bar is seen');
+  await bar.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  assert.equal(tumblrAsked, 1, 'the count is asked for once the bar is seen');
+  assert.equal(await bar.getByTestId('tumblr-count').count(), 0, 'a failed count shows nothing');
+  await screenshot('1-share-bar');
+
+  // Phone style: round icon buttons, labels for screen readers only.
+  const x = bar.locator('[data-network="x"]');
+  const box = (await x.boundingBox())!;
+  assert.equal(Math.round(box.width), 44);
+  assert.equal(Math.round(box.height), 44);
+
+  const shared = `${baseUrl}/profile/${items[0].id}`;
+  const expected = await page.evaluate(() => ({
+    left: Math.round(window.screenX + (window.outerWidth - 500) / 2),
+    top: Math.round(window.screenY + (window.outerHeight - 500) / 2),
+  }));
+  const networks: Array<[string, RegExp]> = [
+    ['x', /^https:\/\/x\.com\/intent\/tweet\?url=/],
+    ['whatsapp', /^https:\/\/api\.whatsapp\.com\/send\?text=/],
+    ['telegram', /^https:\/\/t\.me\/share\/url\?url=/],
+    ['tumblr', /^https:\/\/www\.tumblr\.com\/widgets\/share\/tool\?canonicalUrl=/],
+  ];
+  for (const [network, pattern] of networks) {
+    await bar.locator(`[data-network="${network}"]`).click();
+    const opened = await page.evaluate(() => (window as unknown as { __opened: Opened[] }).__opened.at(-1));
+    assert.ok(opened, `${network} opened a popup`);
+    assert.match(opened.url, pattern);
+    assert.ok(opened.url.includes(encodeURIComponent(shared)), `${network} shares ${shared}: ${opened.url}`);
+    assert.equal(opened.target, 'share');
+    assert.match(opened.features, /(^|,)width=500(,|$)/);
+    assert.match(opened.features, /(^|,)height=500(,|$)/);
+    assert.match(opened.features, new RegExp(`left=${expected.left}(,|$)`));
+    assert.match(opened.features, new RegExp(`top=${expected.top}(,|$)`));
+  }
+  assert.equal(new URL(page.url()).pathname, `/profile/${items[0].id}`, 'the page itself stayed');
+  // Email is a mailto: link (a popup would stay blank).
+  assert.match(
+    (await bar.locator('[data-network="email"]').getAttribute('href')) ?? '',
+    /^mailto:\?subject=.+&body=.+profile%2F\d+/,
+  );
+
+  // Copy URL: success...
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  await bar.getByRole('button', { name: 'Copy URL' }).click();
+  const notice = page.getByTestId('notification-dialog');
+  await notice.getByText('URL copied to clipboard.').waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shared);
+  await screenshot('2-copied');
+  await notice.getByRole('button', { name: 'OK' }).click();
+  await notice.waitFor({ state: 'detached' });
+  // ...and failure (no clipboard at all).
+  await page.evaluate(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+    document.execCommand = () => false;
+  });
+  await bar.getByRole('button', { name: 'Copy URL' }).click();
+  await notice.getByText('Sorry, unable to copy to clipboard.').waitFor();
+  await notice.getByRole('button', { name: 'OK' }).click();
+});
+
+journey('directory: Tumblr counter shortened, share buttons from 768 px', PHONE, async (ctx) => {
+  const { page, baseUrl, screenshot } = ctx;
+  await acceptedNotice(page);
+  // Tumblr answers this time (JSONP: a call of the named callback).
+  await page.route('https://api.tumblr.com/v2/share/stats**', (route) => {
+    const url = new URL(route.request().url());
+    const callback = url.searchParams.get('callback') ?? '';
+    assert.match(callback, /^__tumblrCount\d+$/);
+    assert.match(url.searchParams.get('url') ?? '', /\/profile\/\d+$/);
+    return route.fulfill({
+      contentType: 'application/javascript',
+      body: `${callback}(${JSON.stringify({ meta: { status: 200 }, response: { url: url.searchParams.get('url'), note_count: 1234 } })});`,
+    });
+  });
+  const country = await busiestCountry(page, baseUrl);
+  const items = await openList(page, baseUrl, `/escorts/${country.slug}`);
+  await page.goto(`${baseUrl}/profile/${items[0].id}`);
+  const bar = page.getByTestId('share-bar');
+  await bar.scrollIntoViewIfNeeded();
+  const count = bar.getByTestId('tumblr-count');
+  await count.waitFor();
+  assert.match(await count.innerText(), /^1\.2k/);
+  await screenshot('1-counter-phone');
+
+  // At 768 px and wider the buttons carry their names.
+  await page.setViewportSize({ width: 768, height: 900 });
+  await bar.scrollIntoViewIfNeeded();
+  const x = bar.locator('[data-network="x"]');
+  await page.waitForFunction(
+    () =>
+      (document.querySelector('[data-testid="share-bar"] [data-network="x"]') as HTMLElement).getBoundingClientRect()
+        .width > 44,
+  );
+  assert.ok(await x.getByText('X', { exact: true }).isVisible());
+  assert.ok(await bar.getByText('Copy URL').isVisible());
+  await screenshot('2-wide');
+  await page.setViewportSize({ width: 767, height: 900 });
+  await page.waitForFunction(
+    () =>
+      Math.round(
+        (document.querySelector('[data-testid="share-bar"] [data-network="x"]') as HTMLElement).getBoundingClientRect()
+          .width,
+      ) === 44,
+  );
+});
