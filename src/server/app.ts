@@ -10,6 +10,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
+import { RedisRateLimiter } from './lib/rate-limiter';
 import { plainNotFound, registerErrorHandler } from './plugins/error-handler';
 import { sessionPlugin } from './plugins/session';
 import { accountRoutes } from './modules/account/account.routes';
@@ -68,7 +69,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     hsts: ctx.env.NODE_ENV === 'production',
   });
   // Limits are set per route (login, PIN...); in-process by default, Redis when REDIS_URL is set.
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, {
+    global: false,
+    // Several instances share one count through the same Redis as the accounts limiter.
+    ...(ctx.limiter instanceof RedisRateLimiter ? { redis: ctx.limiter.redis, nameSpace: 'route-limit:' } : {}),
+  });
   await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 10 } });
   await app.register(sessionPlugin, { ctx });
 
