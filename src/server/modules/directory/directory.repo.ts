@@ -222,24 +222,36 @@ const searchSelect = sql`
   join cities c on c.id = l.city_id
   left join media m on m.id = p.avatar_media_id`;
 
-/**
- * Exact pass: every word is a substring of the folded text; ordered by position like the directory
- * (the planner either walks the home-listing rank index or uses the trigram index, whichever is cheaper).
- */
-export async function searchExact(db: Db, terms: string[], limit: number, offset: number) {
-  const where = sql.join(
-    terms.map((t) => sql`p.search_text like ${like(t)}`),
+/** Every group must match: one of its words is a substring of the folded search text. */
+function matchAll(groups: string[][]): SQL {
+  return sql.join(
+    groups.map((words) => sql`(${sql.join(words.map((w) => sql`p.search_text like ${like(w)}`), sql` or `)})`),
     sql` and `,
   );
+}
+
+/**
+ * Listed profiles matching every group, in position order like the directory (the planner either walks
+ * the home-listing rank index or uses the trigram index, whichever is cheaper). The exact pass gives one
+ * word per group; the typo-tolerant pass gives each query word's corrections as its group.
+ */
+export async function searchByWords(db: Db, groups: string[][], limit: number, offset: number) {
   return queryRows<ListingRow>(
     db,
     sql`${searchSelect}
-    where l.kind = 'home' and p.listed and ${where}
+    where l.kind = 'home' and p.listed and ${matchAll(groups)}
     order by l.bumped_at desc nulls last, l.id
     limit ${limit} offset ${offset}`,
   );
 }
 
+export async function hasMatch(db: Db, groups: string[][]) {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`select 1 as one from profiles p where p.listed and ${matchAll(groups)} limit 1`,
+  );
+  return rows.length > 0;
+}
 
 /** Typo tolerance: for each query word, the nearest real words of listed profiles (pg_trgm similarity). */
 export async function correctTerms(db: Db, terms: string[]): Promise<string[][]> {
@@ -255,30 +267,6 @@ export async function correctTerms(db: Db, terms: string[]): Promise<string[][]>
     }
     return out;
   });
-}
-
-/** Fuzzy pass: each query word may be any of its corrections; ordered by position. */
-export async function searchAlternatives(db: Db, alternatives: string[][], limit: number, offset: number) {
-  const where = sql.join(
-    alternatives.map((words) => sql`(${sql.join(words.map((w) => sql`p.search_text like ${like(w)}`), sql` or `)})`),
-    sql` and `,
-  );
-  return queryRows<ListingRow>(
-    db,
-    sql`${searchSelect}
-    where l.kind = 'home' and p.listed and ${where}
-    order by l.bumped_at desc nulls last, l.id
-    limit ${limit} offset ${offset}`,
-  );
-}
-
-export async function hasExactMatch(db: Db, terms: string[]) {
-  const where = sql.join(
-    terms.map((t) => sql`p.search_text like ${like(t)}`),
-    sql` and `,
-  );
-  const rows = await queryRows<{ one: number }>(db, sql`select 1 as one from profiles p where p.listed and ${where} limit 1`);
-  return rows.length > 0;
 }
 
 /** Periodic task: the word list behind typo tolerance. */

@@ -137,13 +137,11 @@ export async function search(ctx: AppContext, q: string, page: number): Promise<
   // Exact matches first; only a query that matches nothing exactly falls back to typo tolerance:
   // each word is replaced by the nearest real words of the directory ("lodnon" -> "london").
   const key = terms.join(' ');
-  const exact = await cachesOf(ctx).flags.get(key, () => repo.hasExactMatch(ctx.db, terms));
-  let rows: repo.ListingRow[] = [];
-  if (exact) rows = await repo.searchExact(ctx.db, terms, PAGE_SIZE + 1, offset);
-  else {
-    const alternatives = await cachesOf(ctx).corrections.get(key, () => repo.correctTerms(ctx.db, terms));
-    if (alternatives.every((a) => a.length)) rows = await repo.searchAlternatives(ctx.db, alternatives, PAGE_SIZE + 1, offset);
-  }
+  const exact = terms.map((t) => [t]);
+  const groups = (await cachesOf(ctx).flags.get(key, () => repo.hasMatch(ctx.db, exact)))
+    ? exact
+    : await cachesOf(ctx).corrections.get(key, () => repo.correctTerms(ctx.db, terms));
+  const rows = groups.every((g) => g.length) ? await repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset) : [];
   const data = rows.slice(0, PAGE_SIZE).map((r) => presentItem(r, ctx.media));
   const hasMore = rows.length > PAGE_SIZE;
   // Counting every match of a common word costs more than the page itself: `total` is exact on the
