@@ -9,6 +9,7 @@ import pg from 'pg';
 import { buildApp } from '../app';
 import { openRuntime } from '../bootstrap';
 import type { AppContext } from '../context';
+import { openDatabase, type Database } from '../db/client';
 import { loadEnv } from '../env';
 
 export interface TestApp {
@@ -33,9 +34,8 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
     ...envOverrides,
   });
   // PostgreSQL: a database of its own per test file, dropped afterwards.
-  const dbName = url ? `t_${crypto.randomBytes(6).toString('hex')}` : undefined;
-  if (url && dbName) await adminQuery(url, `create database "${dbName}"`);
-  if (url && dbName) env.DATABASE_URL = withDatabase(url, dbName);
+  const scratch = url ? await createScratchDatabase(url, 't') : null;
+  if (scratch) env.DATABASE_URL = scratch.url;
   const runtime = await openRuntime(env, { inMemory: true });
   const app = await buildApp(runtime.ctx);
   await app.ready();
@@ -46,16 +46,35 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
     async close() {
       await app.close();
       await runtime.close();
-      if (url && dbName) await adminQuery(url, `drop database if exists "${dbName}" with (force)`);
+      await scratch?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-function withDatabase(url: string, name: string) {
+/** A new, empty database next to the one at `url`, and how to drop it. */
+async function createScratchDatabase(url: string, prefix: string) {
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  await adminQuery(url, `create database "${name}"`);
   const u = new URL(url);
   u.pathname = `/${name}`;
-  return u.toString();
+  return { url: u.toString(), drop: () => adminQuery(url, `drop database if exists "${name}" with (force)`) };
+}
+
+/** A migrated database without the app (geo and seed tests): PGlite in memory, or a scratch PostgreSQL. */
+export async function openTestDatabase(prefix = 't'): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (backend !== 'postgres') return openDatabase({});
+  if (!url) throw new Error('TEST_DATABASE_URL is required for the postgres test project');
+  const scratch = await createScratchDatabase(url, prefix);
+  const database = await openDatabase({ url: scratch.url });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await scratch.drop();
+    },
+  };
 }
 
 async function adminQuery(url: string, query: string) {

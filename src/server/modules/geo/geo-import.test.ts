@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLUG_PATTERN } from '#shared/constants';
 import type { Database } from '../../db/client';
 import { rowsOf } from '../seed/bulk-insert';
-import { openTestDatabase } from '../seed/test-db';
+import { openTestDatabase } from '../../test/helpers';
 import { importGeo, slugify } from './geo-import';
 
 describe('slugify', () => {

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { rowsOf } from '../seed/bulk-insert';
-import { openTestDatabase } from '../seed/test-db';
+import { openTestDatabase } from '../../test/helpers';
 import { buildSearchText, foldText, isComplete, isListed, missingFields } from './profile-derive';
 
 const full = {

@@ -11,7 +11,7 @@ import { importGeo } from '../geo/geo-import';
 import { buildSearchText, isListed } from '../profiles/profile-derive';
 import { rowsOf } from './bulk-insert';
 import { seedDemo } from './seed';
-import { openTestDatabase } from './test-db';
+import { openTestDatabase } from '../../test/helpers';
 
 describe('seedDemo', () => {
   let database: Database;
