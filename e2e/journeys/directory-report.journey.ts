@@ -36,6 +36,22 @@ journey(
 
     await page.goto(`${baseUrl}/profile/${id}`);
     await page.getByTestId('profile-name').waitFor();
+
+    // The phone: a tel: link without spaces, with the mention note; a tap is counted as a reveal.
+    const phone = page.getByTestId('profile-phone');
+    const number = (await phone.innerText()).replace(/^[^+\d]+/, '').trim();
+    assert.equal(await phone.getAttribute('href'), `tel:${number.replace(/\s+/g, '')}`);
+    await page.getByText('Please mention that you found this profile on Companion Directory.').waitFor();
+    // Keep the browser from handing tel: to the system once the app has seen the tap.
+    await page.evaluate(() =>
+      document.addEventListener('click', (event) => {
+        if ((event.target as Element).closest('a[href^="tel:"]')) event.preventDefault();
+      }),
+    );
+    const reveal = page.waitForResponse((r) => r.url().endsWith(`/api/directory/phoneReveal/${id}`));
+    await phone.click();
+    assert.equal((await reveal).status(), 200);
+
     const comments = page.getByTestId('comments');
     await comments.getByRole('button', { name: 'Log in to comment' }).click();
     await page.getByTestId('login-modal').waitFor();

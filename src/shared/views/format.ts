@@ -20,6 +20,18 @@ export function intlLocale(language: string): string {
   return language === 'en' ? RELATIVE_TIME_LOCALE : language;
 }
 
+// Building an Intl formatter costs far more than using one (a profile has a dozen amounts and dates):
+// one per locale and options, kept for the life of the process or page.
+const formatters = new Map<string, unknown>();
+function cached<T>(key: string, make: () => T): T {
+  let value = formatters.get(key) as T | undefined;
+  if (value === undefined) {
+    value = make();
+    formatters.set(key, value);
+  }
+  return value;
+}
+
 export function formatMoney(amount: number, currency: string, language: string): string {
   try {
     return new Intl.NumberFormat(intlLocale(language), {
@@ -40,12 +52,11 @@ export function formatMoney(amount: number, currency: string, language: string):
 export function formatDate(iso: string, language: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(intlLocale(language), {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(date);
+  const locale = intlLocale(language);
+  return cached(
+    `date|${locale}`,
+    () => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+  ).format(date);
 }
 
 const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
@@ -60,7 +71,8 @@ const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 
 /** "3 hours ago" for a duration in seconds (spec section 9: relative times in en-GB for English). */
 export function formatAgo(seconds: number, language: string): string {
-  const rtf = new Intl.RelativeTimeFormat(intlLocale(language), { numeric: 'auto' });
+  const locale = intlLocale(language);
+  const rtf = cached(`ago|${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
   let value = Math.max(0, seconds);
   for (const [unit, size] of RELATIVE_STEPS) {
     if (value < size) return rtf.format(-Math.round(value), unit);
@@ -73,7 +85,8 @@ export function formatAgo(seconds: number, language: string): string {
 export function languageName(code: string, language: string): string {
   if (!/^[a-z]{2,3}(-[A-Za-z]{2})?$/.test(code)) return code;
   try {
-    return new Intl.DisplayNames([intlLocale(language)], { type: 'language' }).of(code) ?? code;
+    const locale = intlLocale(language);
+    return cached(`lang|${locale}`, () => new Intl.DisplayNames([locale], { type: 'language' })).of(code) ?? code;
   } catch {
     return code;
   }
