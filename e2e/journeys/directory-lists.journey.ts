@@ -129,4 +129,31 @@ journey('directory: impressions flushed after 5 s of quiet', PHONE, async ({ pag
   assert.equal(new Set(ids).size, ids.length, 'each id once');
   const answer = await (await request.response())!.json();
   assert.ok(answer.counted >= 1);
+
+  // Leaving the page before the 5 s are up sends what is pending at once (pagehide) with a keepalive
+  // fetch that outlives the page. Playwright does not report requests of an unloading page, so the
+  // page notes its own call in localStorage (the server log shows it arriving).
+  await page.addInitScript(() => {
+    const original = window.fetch;
+    window.fetch = (input, init) => {
+      if (String(input).endsWith('/api/directory/impressions')) {
+        window.localStorage.setItem(
+          'e2e-impressions',
+          JSON.stringify({ keepalive: init?.keepalive, body: init?.body }),
+        );
+      }
+      return original(input, init);
+    };
+  });
+  await openList(page, baseUrl, `${path}?from=e2e`);
+  await page.waitForTimeout(500);
+  await page.goto(`${baseUrl}/countries`);
+  await page.getByTestId('country-list').waitFor();
+  const sent = JSON.parse((await page.evaluate(() => window.localStorage.getItem('e2e-impressions'))) ?? 'null') as {
+    keepalive: boolean;
+    body: string;
+  } | null;
+  assert.ok(sent, 'leaving the list sent the pending impressions');
+  assert.equal(sent.keepalive, true);
+  assert.deepEqual(Object.keys((JSON.parse(sent.body) as { impressions: object }).impressions), [`${path}?from=e2e`]);
 });
