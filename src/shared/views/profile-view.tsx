@@ -16,6 +16,7 @@ import {
   safeHttpUrl,
   telHref,
 } from './format';
+import { VerifiedBadge } from './verified-badge';
 
 /** i18next's t, narrowed to what the view uses (keys of the "directory" namespace). */
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
@@ -131,7 +132,7 @@ export function ProfileView(props: ProfileViewProps) {
             <div className="profile__name" data-testid="profile-name">
               <h1>{profile.screen_name}</h1>
             </div>
-            {profile.verified && <Check label={t('profile.verified')} />}
+            {profile.verified && <VerifiedBadge label={t('profile.verified')} />}
           </div>
           {profile.heading && <p className="profile__heading">{profile.heading}</p>}
           <p className="profile__location">
@@ -144,7 +145,7 @@ export function ProfileView(props: ProfileViewProps) {
           <ul className="profile__facts">
             {profile.verified && (
               <li className="profile__verified" data-testid="profile-verified">
-                <Check label="" />
+                <VerifiedBadge label="" />
                 {profile.verified_at
                   ? t('profile.verifiedOn', { date: formatDate(profile.verified_at, lang) })
                   : t('profile.verified')}
@@ -282,25 +283,6 @@ export function ProfileView(props: ProfileViewProps) {
 }
 
 type Head = (part: EditSection | 'video' | 'gallery' | 'tours', title: string, section?: EditSection) => ReactNode;
-
-function Check({ label }: { label: string }) {
-  return (
-    <span className="verified" title={label || undefined}>
-      <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true" focusable="false">
-        <circle cx="10" cy="10" r="10" fill="currentColor" />
-        <path
-          d="M5.5 10.5l3 3 6-6.5"
-          fill="none"
-          stroke="#fff"
-          strokeWidth="2.2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      </svg>
-      {label && <span className="visually-hidden">{label}</span>}
-    </span>
-  );
-}
 
 function tourDates(tour: Profile['tours'][number], t: Translate, lang: string): string {
   const from = tour.from ? formatDate(tour.from, lang) : null;

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ProfileItem } from '#shared/schemas/directory';
 import { locationLabel } from '#shared/views/format';
-import { VerifiedBadge } from '#client/components/verified-badge';
+import { VerifiedBadge } from '#shared/views/verified-badge';
 import { secondaryName } from '#client/lib/format';
 import { observeImpression } from '#client/lib/impressions';
 

@@ -1,7 +1,7 @@
-/** The green check of a verified profile (spec section 4). */
+/** The green check of a verified profile (spec section 4), on cards and in the profile view. */
 export function VerifiedBadge({ label }: { label: string }) {
   return (
-    <span className="verified" title={label}>
+    <span className="verified" title={label || undefined}>
       <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true" focusable="false">
         <circle cx="10" cy="10" r="10" fill="currentColor" />
         <path
@@ -13,7 +13,7 @@ export function VerifiedBadge({ label }: { label: string }) {
           strokeLinejoin="round"
         />
       </svg>
-      <span className="visually-hidden">{label}</span>
+      {label && <span className="visually-hidden">{label}</span>}
     </span>
   );
 }
