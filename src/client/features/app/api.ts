@@ -69,6 +69,25 @@ export function roleOf(user: CurrentUser | null | undefined): Role {
 }
 
 /** Spec section 1: a profile that is neither complete nor pending verification must be completed first. */
+/**
+ * Spec section 1: a profile neither complete nor pending verification sends its user to the edit page.
+ * Admins are exempt (docs/decisions/0007): their account exists to clear queues, not to advertise.
+ */
 export function needsCompletion(user: CurrentUser | null | undefined): boolean {
-  return !!user && !user.complete && user.verify !== 'pending';
+  return !!user && user.role !== 'admin' && !user.complete && user.verify !== 'pending';
+}
+
+export interface AppConfig {
+  build: string;
+  fallback_landing_url: string | null;
+  currency: string;
+}
+
+/** GET /app/config: what the browser needs of the server's configuration. */
+export function useAppConfig() {
+  return useQuery({
+    queryKey: ['app', 'config'],
+    queryFn: () => api<AppConfig>('/app/config'),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 }
