@@ -92,7 +92,8 @@ export async function fetchProfile(
 /** A bookmarked profile, or null when it is no longer listed (a bookmark outlives a hidden ad). */
 export async function fetchBookmarkedProfile(id: number, signal?: AbortSignal): Promise<Profile | null> {
   try {
-    const response = await api<{ profile: Profile }>(`/getProfile/${id}`, { signal, handle: [404] });
+    // track=0: listing a bookmark is not a visit; the view counts when the profile is opened.
+    const response = await api<{ profile: Profile }>(`/getProfile/${id}`, { signal, handle: [404], query: { track: 0 } });
     return response.profile;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;

@@ -107,6 +107,9 @@ describe('impressions, views and phone reveals', () => {
     expect(await stats(ids.max)).toEqual([{ impressions: 1, views: 1, phone_reveals: 1 }]);
     const profile = (await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.max}` })).json().profile;
     expect(profile.views).toBe(1); // read before this view was added
+    // A list showing the profile (bookmarks) asks with track=0 and counts nothing.
+    await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.max}?track=0` });
+    expect((await stats(ids.max))[0].views).toBe(2);
   });
 });
 

@@ -19,6 +19,8 @@ import * as service from './directory.service';
 const ProfileQuery = z.object({
   render: z.enum(['0', '1', 'true', 'false']).optional().catch(undefined),
   lang: z.string().max(5).optional().catch(undefined),
+  // track=0: a list that shows the profile (bookmarks) rather than a visitor opening it; no view counted.
+  track: z.enum(['0', '1']).optional().catch(undefined),
 });
 const withView = (profile: Profile, req: { query: { render?: string }; hostname: string }) =>
   req.query.render === '1' || req.query.render === 'true'
@@ -44,7 +46,12 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
         querystring: ProfileQuery,
       },
     },
-    async (req) => ({ profile: withView(await service.getProfile(ctx, { id: req.params.id }, req.user), req) }),
+    async (req) => ({
+      profile: withView(
+        await service.getProfile(ctx, { id: req.params.id }, req.user, { countView: req.query.track !== '0' }),
+        req,
+      ),
+    }),
   );
 
   app.get(
