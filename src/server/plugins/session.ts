@@ -32,6 +32,11 @@ export function hashToken(token: string) {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A session unused this long ends, whatever its absolute expiry (30 days from sign-in). */
+export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Activity is written at most this often per session, not on every request. */
+const ACTIVITY_WRITE_MS = 5 * 60 * 1000;
+
 export const sessionPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
   const { db } = opts.ctx;
   app.decorateRequest('user', null);
@@ -39,19 +44,32 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCon
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 200) return;
-    const [row] = await db
+    const now = opts.ctx.now();
+    const [found] = await db
       .select({
         id: accounts.id,
         role: accounts.role,
         username: accounts.username,
         sessionId: sessions.id,
         csrfToken: sessions.csrfToken,
+        lastSeenAt: sessions.lastSeenAt,
       })
       .from(sessions)
       .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-      .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, opts.ctx.now()), eq(accounts.status, 'active')))
+      .where(
+        and(
+          eq(sessions.id, hashToken(token)),
+          gt(sessions.expiresAt, now),
+          gt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS)),
+          eq(accounts.status, 'active'),
+        ),
+      )
       .limit(1);
-    if (!row) return;
+    if (!found) return;
+    const { lastSeenAt, ...row } = found;
+    if (now.getTime() - lastSeenAt.getTime() > ACTIVITY_WRITE_MS) {
+      await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
+    }
     request.user = row;
     // Double-submit check: the SPA echoes the csrf cookie in a header on every state-changing call.
     if (!SAFE_METHODS.has(request.method) && request.url.startsWith('/api/')) {
