@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    /** For 429: seconds until a retry can succeed (sent as Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -30,5 +32,5 @@ export const unauthenticated = (message = 'Unauthenticated.') => new AppError(40
 export const forbidden = (message = 'This action is unauthorized.') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
-export const tooManyRequests = (message = 'Too many attempts. Please try again later.') =>
-  new AppError(429, 'rate_limited', message);
+export const tooManyRequests = (message = 'Too many attempts. Please try again later.', retryAfterSeconds?: number) =>
+  new AppError(429, 'rate_limited', message, retryAfterSeconds);

@@ -37,6 +37,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (err instanceof AppError) {
       if (err.statusCode === 401) void reply.clearCookie?.('sid', { path: '/' });
+      if (err.retryAfterSeconds) void reply.header('retry-after', String(err.retryAfterSeconds));
       return reply.code(err.statusCode).send({ message: err.message });
     }
     const status = err.statusCode ?? 500;

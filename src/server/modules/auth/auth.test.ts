@@ -172,6 +172,8 @@ describe('login and logout', () => {
     const blocked = await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/Too many attempts/);
+    // The client (or a script) is told when to come back.
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     await t.ctx.limiter.reset(`login:acct:id:${id}`);
     expect((await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() })).statusCode).toBe(200);
   });

@@ -58,5 +58,8 @@ export async function resetLimit(ctx: AppContext, limit: Limit, subject: string 
 
 function rateLimited(resetInMs: number) {
   const minutes = Math.max(1, Math.ceil(resetInMs / MIN));
-  return tooManyRequests(`Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+  return tooManyRequests(
+    `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    Math.max(1, Math.ceil(resetInMs / 1000)),
+  );
 }
