@@ -155,6 +155,7 @@ for (const [i, backend] of backends.entries()) {
       { name: `getDirectory ${nav.places[0].slug} female`, path: '/api/directory/getDirectory?page=1', body: JSON.stringify({ category: 'female', country: biggest.slug, place: nav.places[0].slug }) },
       { name: 'search "massage"', path: '/api/directory/search?page=1', body: JSON.stringify({ q: 'massage' }) },
       { name: 'search "lodnon" (typo)', path: '/api/directory/search?page=1', body: JSON.stringify({ q: 'lodnon' }) },
+      { name: 'nearby (central London)', path: '/api/directory/nearby?page=1', body: JSON.stringify({ lat: 51.5, lng: -0.1 }) },
     ];
     // Same bytes for the memory server, captured from the app.
     const responses = new Map<string, Buffer>();
