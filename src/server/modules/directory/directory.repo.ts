@@ -288,8 +288,43 @@ export async function refreshSearchWords(db: Db) {
 
 // ---------------------------------------------------------------- nearby
 
-/** Listings ordered by the great-circle distance (km) of their city from a point. */
-export async function findNearby(db: Db, lat: number, lng: number, category: Category, limit: number, offset: number) {
+export interface CityWithListings {
+  city_id: number;
+  lat: number;
+  lng: number;
+  listings: number;
+}
+
+/** Cities that have public listings in a category, with how many (the nearby search narrows to these). */
+export async function citiesWithListings(db: Db, category: Category) {
+  return queryRows<CityWithListings>(
+    db,
+    sql`
+    select l.city_id, c.lat, c.lng, count(*)::int as listings
+    from listings l join profiles p on p.user_id = l.profile_id join cities c on c.id = l.city_id
+    where ${activeListing} and p.listed and ${categoryCondition(category)}
+    group by l.city_id, c.lat, c.lng`,
+  );
+}
+
+/**
+ * Listings of the given cities ordered by the great-circle distance (km) of their city from a point;
+ * a profile listed in several of them appears once, at its nearest.
+ */
+export async function findNearby(
+  db: Db,
+  lat: number,
+  lng: number,
+  category: Category,
+  cityIds: number[],
+  limit: number,
+  offset: number,
+) {
+  if (!cityIds.length) return [];
+  const inCities = sql`l.city_id in (${sql.join(
+    cityIds.map((id) => sql`${id}::int`),
+    sql`, `,
+  )})`;
   return queryRows<ListingRow & { distance_km: number }>(
     db,
     sql`
@@ -300,7 +335,7 @@ export async function findNearby(db: Db, lat: number, lng: number, category: Cat
       from listings l
       join profiles p on p.user_id = l.profile_id
       join cities c on c.id = l.city_id
-      where ${activeListing} and p.listed and ${categoryCondition(category)}
+      where ${inCities} and ${activeListing} and p.listed and ${categoryCondition(category)}
       order by l.profile_id, distance_km
     )
     select n.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, n.kind,

@@ -19,6 +19,7 @@ interface Caches {
   navigation: TtlCache<Navigation>;
   flags: TtlCache<boolean>;
   corrections: TtlCache<string[][]>;
+  nearbyCities: TtlCache<repo.CityWithListings[]>;
   countries: TtlCache<{ code: string; slug: string; name: string } | null>;
   cities: TtlCache<{ id: number; slug: string; name: string } | null>;
 }
@@ -31,6 +32,7 @@ function cachesOf(ctx: AppContext): Caches {
       navigation: new TtlCache(60_000, 2000),
       flags: new TtlCache(60_000),
       corrections: new TtlCache(600_000),
+      nearbyCities: new TtlCache(60_000),
       countries: new TtlCache(600_000, 1000),
       cities: new TtlCache(600_000, 20_000),
     };
@@ -149,10 +151,45 @@ export async function search(ctx: AppContext, q: string, page: number): Promise<
   return { data, page, has_more: hasMore, total: offset + data.length + (hasMore ? 1 : 0) };
 }
 
+/** Great-circle distance in km (the same formula as the SQL of findNearby). */
+function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number) {
+  const rad = Math.PI / 180;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  return 6371 * 2 * Math.asin(Math.sqrt(a));
+}
+
 export async function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number) {
   const offset = (page - 1) * PAGE_SIZE;
-  // One row more than a page tells whether another page exists without counting everything.
-  const rows = await repo.findNearby(ctx.db, body.lat, body.lng, body.category, PAGE_SIZE + 1, offset);
+  const want = offset + PAGE_SIZE + 1; // one row more than the page tells whether another exists
+  // Measuring every listing's distance cost 340 ms on 50,000 profiles. Only the nearest cities can hold
+  // the page: take cities nearest first until they hold comfortably more listings than needed (a profile
+  // in two of them counts once), and widen if they were not enough. Every city nearer than the last one
+  // taken is in the set, so each profile's nearest listing is too.
+  const cities = (
+    await cachesOf(ctx).nearbyCities.get(body.category, () => repo.citiesWithListings(ctx.db, body.category))
+  )
+    .map((c) => ({ id: c.city_id, km: distanceKm(body.lat, body.lng, c.lat, c.lng), listings: c.listings }))
+    .sort((a, b) => a.km - b.km);
+  let target = Math.ceil(want * 1.25) + 10;
+  let rows: Awaited<ReturnType<typeof repo.findNearby>>;
+  for (;;) {
+    let held = 0;
+    let taken = 0;
+    while (taken < cities.length && held < target) held += cities[taken++].listings;
+    rows = await repo.findNearby(
+      ctx.db,
+      body.lat,
+      body.lng,
+      body.category,
+      cities.slice(0, taken).map((c) => c.id),
+      PAGE_SIZE + 1,
+      offset,
+    );
+    if (rows.length > PAGE_SIZE || taken >= cities.length) break;
+    target *= 2;
+  }
   const data = rows.slice(0, PAGE_SIZE).map((r) => ({ ...presentItem(r, ctx.media), distance_km: r.distance_km }));
   return { data, page, has_more: rows.length > PAGE_SIZE, total: offset + data.length };
 }
