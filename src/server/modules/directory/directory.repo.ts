@@ -290,62 +290,20 @@ export async function refreshSearchWords(db: Db) {
 
 export interface CityWithListings {
   city_id: number;
+  country_code: string;
   lat: number;
   lng: number;
-  listings: number;
 }
 
-/** Cities that have public listings in a category, with how many (the nearby search narrows to these). */
+/** Cities that have public listings in a category (the nearby search walks these, nearest first). */
 export async function citiesWithListings(db: Db, category: Category) {
   return queryRows<CityWithListings>(
     db,
     sql`
-    select l.city_id, c.lat, c.lng, count(*)::int as listings
+    select l.city_id, l.country_code, c.lat, c.lng
     from listings l join profiles p on p.user_id = l.profile_id join cities c on c.id = l.city_id
     where ${activeListing} and p.listed and ${categoryCondition(category)}
-    group by l.city_id, c.lat, c.lng`,
-  );
-}
-
-/**
- * Listings of the given cities ordered by the great-circle distance (km) of their city from a point;
- * a profile listed in several of them appears once, at its nearest.
- */
-export async function findNearby(
-  db: Db,
-  lat: number,
-  lng: number,
-  category: Category,
-  cityIds: number[],
-  limit: number,
-  offset: number,
-) {
-  if (!cityIds.length) return [];
-  const inCities = sql`l.city_id in (${sql.join(
-    cityIds.map((id) => sql`${id}::int`),
-    sql`, `,
-  )})`;
-  return queryRows<ListingRow & { distance_km: number }>(
-    db,
-    sql`
-    with near as (
-      select distinct on (l.profile_id) l.id, l.profile_id, l.kind, l.bumped_at, c.name as city,
-        6371 * 2 * asin(sqrt(power(sin(radians(c.lat - ${lat}) / 2), 2)
-          + cos(radians(${lat})) * cos(radians(c.lat)) * power(sin(radians(c.lng - ${lng}) / 2), 2))) as distance_km
-      from listings l
-      join profiles p on p.user_id = l.profile_id
-      join cities c on c.id = l.city_id
-      where ${inCities} and ${activeListing} and p.listed and ${categoryCondition(category)}
-      order by l.profile_id, distance_km
-    )
-    select n.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, n.kind,
-           null as tour_from, null as tour_until, n.city, p.place, m.storage_key as avatar_key,
-           round(n.distance_km::numeric, 1)::float as distance_km
-    from near n
-    join profiles p on p.user_id = n.profile_id
-    left join media m on m.id = p.avatar_media_id
-    order by n.distance_km, n.bumped_at desc nulls last, n.id
-    limit ${limit} offset ${offset}`,
+    group by l.city_id, l.country_code, c.lat, c.lng`,
   );
 }
 
