@@ -10,6 +10,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
+import { callLanguage, translateBody } from './lib/message-i18n';
 import { RedisRateLimiter } from './lib/rate-limiter';
 import { plainNotFound, registerErrorHandler } from './plugins/error-handler';
 import { sessionPlugin } from './plugins/session';
@@ -76,6 +77,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 10 } });
   await app.register(sessionPlugin, { ctx });
+  // Error and notice texts in the language of the page that called (docs/decisions/0009).
+  app.addHook('preSerialization', async (request, _reply, payload) =>
+    request.url.startsWith('/api/') ? translateBody(payload, callLanguage(request)) : payload,
+  );
 
   await app.register(
     async (api) => {

@@ -58,6 +58,8 @@ export async function api<T>(path: string, request: ApiRequest = {}): Promise<T>
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   const csrf = readCookie(CSRF_COOKIE);
   if (csrf) headers[CSRF_HEADER] = csrf;
+  // The server writes its error and notice texts in the language the page shows.
+  if (i18n.language) headers['x-language'] = i18n.language;
 
   if (request.loading) loading.start();
   try {

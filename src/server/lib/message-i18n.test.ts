@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdvertiser, createSession, seedGeo } from '../test/factories';
+import { createTestApp, type TestApp } from '../test/helpers';
+import { translateMessage } from './message-i18n';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedGeo(t.ctx);
+});
+afterAll(() => t.close());
+
+describe('server messages in the language of the page', () => {
+  it('translates the 422 heading and field errors for a German page, and leaves English alone', async () => {
+    const call = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: '/api/directory/getDirectory', payload: { category: 'female' }, headers });
+    expect((await call({ 'x-language': 'de' })).json()).toEqual({
+      message: 'Die Angaben sind ungültig.',
+      errors: { country: ['Country darf nicht leer sein!'] },
+    });
+    expect((await call({})).json()).toEqual({ message: 'The given data was invalid.', errors: { country: ["Country can't be blank!"] } });
+  });
+
+  it('translates 401/404 messages and notifications; Portuguese reads the Spanish texts', async () => {
+    const unauth = await t.app.inject({ method: 'POST', url: '/api/app/getData/1', headers: { 'x-language': 'es' } });
+    expect(unauth.json()).toEqual({ message: 'No has iniciado sesión.' });
+    const missing = await t.app.inject({ method: 'GET', url: '/api/getProfile/999999?lang=pt' });
+    expect(missing.json()).toEqual({ message: 'Perfil no encontrado.' });
+    const thanks = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/setFeedback',
+      payload: { data: { reason: 'spam' } },
+      headers: { 'x-language': 'de' },
+    });
+    expect(thanks.json()).toMatchObject({ type: 'notification', message: 'Danke für deine Rückmeldung.' });
+  });
+
+  it('does not touch data responses', async () => {
+    const { account } = await createAdvertiser(t.ctx, { screenName: 'Not found.' });
+    const s = await createSession(t.ctx, account.id);
+    const res = await t.app.inject({ method: 'GET', url: `/api/getProfile/${account.id}`, cookies: s.cookies, headers: { 'x-language': 'de' } });
+    expect(res.json().profile.screen_name).toBe('Not found.');
+  });
+
+  it('fills the wait of a rate limit and keeps unknown sentences in English', () => {
+    expect(translateMessage('Too many attempts. Please try again in 5 minutes.', 'de')).toBe(
+      'Zu viele Versuche. Bitte versuche es in 5 Minuten noch einmal.',
+    );
+    expect(translateMessage('Too many attempts. Please try again in 1 minute.', 'es')).toBe(
+      'Demasiados intentos. Inténtalo de nuevo en 1 minuto.',
+    );
+    expect(translateMessage('A sentence nobody translated.', 'de')).toBe('A sentence nobody translated.');
+  });
+});

@@ -1,0 +1,64 @@
+// Messages the server writes into bodies (422 headings and field errors, {message} of 401/403/404/429,
+// notifications) in the visitor's language. The English sentence is the key, so the code keeps plain
+// English and ./messages/<lang>.json holds the translations; a sentence without one stays English.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyRequest } from 'fastify';
+import { LANGUAGES, type Language } from '#shared/constants';
+import { requestLanguage } from './i18n';
+
+const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'messages');
+const tables = new Map<string, Record<string, string>>();
+
+function table(lang: 'de' | 'es'): Record<string, string> {
+  let t = tables.get(lang);
+  if (!t) {
+    t = JSON.parse(fs.readFileSync(path.join(DIR, `${lang}.json`), 'utf8')) as Record<string, string>;
+    tables.set(lang, t);
+  }
+  return t;
+}
+
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => values[k] ?? '');
+
+export function translateMessage(message: string, lang: Language): string {
+  if (lang === 'en') return message;
+  const t = table(lang === 'de' ? 'de' : 'es'); // pt uses the Spanish texts
+  if (t[message]) return t[message];
+  const wait = /^Too many attempts\. Please try again in (\d+) minutes?\.$/.exec(message);
+  if (wait) {
+    const key = `Too many attempts. Please try again in {{count}} minute${wait[1] === '1' ? '' : 's'}.`;
+    return t[key] ? fill(t[key], { count: wait[1] }) : message;
+  }
+  const blank = /^(.+) can't be blank!$/.exec(message);
+  if (blank && t["{{label}} can't be blank!"]) return fill(t["{{label}} can't be blank!"], { label: blank[1] });
+  return message;
+}
+
+/** The language of the page that made the call: the SPA says so in `x-language`; else ?lang= or host. */
+export function callLanguage(request: FastifyRequest): Language {
+  const sent = request.headers['x-language'];
+  if (typeof sent === 'string' && (LANGUAGES as readonly string[]).includes(sent)) return sent as Language;
+  return requestLanguage(request);
+}
+
+/** Translates message, title and field errors of a response body in place of a copy. */
+export function translateBody(body: unknown, lang: Language): unknown {
+  if (lang === 'en' || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const b = body as Record<string, unknown>;
+  if (typeof b.message !== 'string' && typeof b.title !== 'string' && !b.errors) return body;
+  const out: Record<string, unknown> = { ...b };
+  if (typeof b.message === 'string') out.message = translateMessage(b.message, lang);
+  if (typeof b.title === 'string') out.title = translateMessage(b.title, lang);
+  if (b.errors && typeof b.errors === 'object') {
+    out.errors = Object.fromEntries(
+      Object.entries(b.errors as Record<string, unknown>).map(([field, list]) => [
+        field,
+        Array.isArray(list) ? list.map((m) => (typeof m === 'string' ? translateMessage(m, lang) : m)) : list,
+      ]),
+    );
+  }
+  return out;
+}
