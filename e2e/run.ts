@@ -153,6 +153,8 @@ async function runJourney(
     await saveScreenshot(page, `${journey.name}-FAILED`).catch(() => undefined);
     return error instanceof Error ? (error.stack ?? error.message) : String(error);
   } finally {
+    // A route handler still fetching when the journey ends would reject after the context is gone.
+    await page.unrouteAll({ behavior: 'ignoreErrors' }).catch(() => undefined);
     await context.close();
   }
 }
@@ -192,6 +194,11 @@ async function main(): Promise<number> {
   let browser: Browser | undefined;
   let passed = 0;
   let failed = 0;
+  // A promise a journey left behind must fail the run with a message, not kill it mid-way.
+  const stray: string[] = [];
+  process.on('unhandledRejection', (reason) => {
+    stray.push(reason instanceof Error ? (reason.stack ?? reason.message) : String(reason));
+  });
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     for (const journey of selected) {
@@ -213,6 +220,10 @@ async function main(): Promise<number> {
     await browser?.close();
     if (server) await stopServer(server);
     if (dataDir && !keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  for (const reason of stray) {
+    failed += 1;
+    console.log(`✗ unhandled rejection left by a journey:\n    ${reason.split('\n').join('\n    ')}`);
   }
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 && passed > 0 ? 0 : 1;

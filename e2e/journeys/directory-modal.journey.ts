@@ -58,10 +58,14 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   });
   // Give every profile a video (the seed has none); the file itself is never played.
   await page.route('**/api/getProfile/*', async (route) => {
-    const response = await route.fetch();
-    const body = (await response.json()) as { profile: Record<string, unknown> };
-    body.profile.video = '/media/e2e-video.mp4';
-    await route.fulfill({ response, json: body });
+    try {
+      const response = await route.fetch();
+      const body = (await response.json()) as { profile: Record<string, unknown> };
+      body.profile.video = '/media/e2e-video.mp4';
+      await route.fulfill({ response, json: body });
+    } catch {
+      // The page moved on (or the journey ended) while this profile was in flight: nothing to fulfil.
+    }
   });
   await page.route('**/media/e2e-video.mp4', (route) =>
     route.fulfill({ status: 200, contentType: 'video/mp4', body: '' }),
