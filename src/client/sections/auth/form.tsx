@@ -193,16 +193,7 @@ export function TextField<V extends FormValues>({
         aria-describedby={[errorId, hintId].filter(Boolean).join(' ') || undefined}
         {...rest}
       />
-      {error && (
-        <p id={errorId} className="field__error">
-          {error}
-        </p>
-      )}
-      {hint && (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      )}
+      <FieldMessages error={error} errorId={errorId} hint={hint} hintId={hintId} />
     </div>
   );
 }
@@ -253,16 +244,7 @@ export function PasswordField<V extends FormValues>({
           {shown ? t('form.hide') : t('form.show')}
         </button>
       </div>
-      {error && (
-        <p id={errorId} className="field__error">
-          {error}
-        </p>
-      )}
-      {hint && (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      )}
+      <FieldMessages error={error} errorId={errorId} hint={hint} hintId={hintId} />
     </div>
   );
 }
@@ -321,5 +303,23 @@ export function SubmitButton({
     >
       {children}
     </button>
+  );
+}
+
+/** The error, then the hint, under a field; their ids are what aria-describedby points at. */
+function FieldMessages(props: { error?: string; errorId?: string; hint?: ReactNode; hintId?: string }) {
+  return (
+    <>
+      {props.error && (
+        <p id={props.errorId} className="field__error">
+          {props.error}
+        </p>
+      )}
+      {props.hint && (
+        <p id={props.hintId} className="field__hint">
+          {props.hint}
+        </p>
+      )}
+    </>
   );
 }
