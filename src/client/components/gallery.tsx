@@ -6,6 +6,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, type KeyboardEvent, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DIALOG_Z_INDEX } from '#shared/constants';
+import { swipeDirection } from '#client/lib/swipe';
 
 export interface GalleryPhoto {
   id: number;
@@ -49,13 +50,10 @@ export function GalleryViewer({
   };
   const onTouchEnd = (event: TouchEvent) => {
     event.stopPropagation();
-    const start = touch.current;
-    const p = event.changedTouches[0];
+    const direction = swipeDirection(touch.current, event.changedTouches[0], SWIPE_MIN_PX);
     touch.current = null;
-    if (!start || !p) return;
-    const dx = p.clientX - start.x;
-    const dy = p.clientY - start.y;
-    if (Math.abs(dx) >= SWIPE_MIN_PX && Math.abs(dx) > Math.abs(dy) * 1.5) step(dx < 0 ? 1 : -1);
+    // A swipe to the left brings the next photo.
+    if (direction) step(-direction);
   };
 
   const photo = photos[current];

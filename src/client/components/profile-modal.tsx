@@ -27,6 +27,7 @@ import { useDocumentTitle } from '#client/lib/document-title';
 import { ProfileDetails } from '#client/sections/directory/profile-details';
 import { InlineSpinner } from './spinner';
 import '#client/sections/directory/directory.css';
+import { swipeDirection } from '#client/lib/swipe';
 
 /** Marks the history entry the modal pushed. */
 export const MODAL_HISTORY_KEY = 'profileModal';
@@ -204,15 +205,10 @@ export function ProfileModal() {
     touch.current = event.touches.length === 1 && p ? { x: p.clientX, y: p.clientY } : null;
   };
   const onTouchEnd = (event: TouchEvent) => {
-    const start = touch.current;
-    const p = event.changedTouches[0];
+    const direction = swipeDirection(touch.current, event.changedTouches[0], SWIPE_MIN_PX);
     touch.current = null;
-    if (!start || !p) return;
-    const dx = p.clientX - start.x;
-    const dy = p.clientY - start.y;
-    // Mostly horizontal and long enough; vertical moves are scrolling.
-    if (Math.abs(dx) < SWIPE_MIN_PX || Math.abs(dx) < Math.abs(dy) * 1.5) return;
-    void go(dx > 0 ? 1 : -1);
+    // Spec section 2: swiping right requests the next profile (+), left the previous (-).
+    if (direction) void go(direction);
   };
 
   const title = profile
