@@ -30,7 +30,10 @@ export default tseslint.config(
     files: ['src/shared/**'],
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['#server/*', '#client/*', '**/server/**', '**/client/**'], message: 'shared/ imports neither server nor client.' },
+        {
+          group: ['#server/*', '#client/*', '**/server/**', '**/client/**'],
+          message: 'shared/ imports neither server nor client.',
+        },
       ]),
     },
   },
@@ -47,7 +50,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict([
         { group: ['#client/*', '**/client/**'], message: 'The server does not import client code.' },
-        { group: ['../*/*.repo', '../../modules/*/*.repo'], message: 'Call another module through its service, not its repository.' },
+        {
+          group: ['../*/*.repo', '../../modules/*/*.repo'],
+          message: 'Call another module through its service, not its repository.',
+        },
       ]),
     },
   },

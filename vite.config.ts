@@ -73,12 +73,6 @@ export default defineConfig(({ command }) => {
   const buildId = command === 'build' ? resolveBuildId() : 'dev';
   return {
     plugins: [react(), versionedChunks(buildId)],
-    resolve: {
-      alias: [
-        { find: /^#shared\//, replacement: `${root}src/shared/` },
-        { find: /^#client\//, replacement: `${root}src/client/` },
-      ],
-    },
     define: {
       'import.meta.env.VITE_BUILD_ID': JSON.stringify(buildId),
     },

@@ -1,20 +1,11 @@
-import path from 'node:path';
 import { defineConfig } from 'vitest/config';
-
-const alias = {
-  '#shared': path.resolve('src/shared'),
-  '#server': path.resolve('src/server'),
-  '#client': path.resolve('src/client'),
-};
 
 // API tests run on PGlite always, and once more on PostgreSQL when TEST_DATABASE_URL is set.
 const backends = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 export default defineConfig({
-  resolve: { alias },
   test: {
     projects: backends.map((backend) => ({
-      resolve: { alias },
       test: {
         name: backend,
         // Browser-side unit tests need no database: they run once, in the PGlite project.

@@ -12,7 +12,13 @@ const email = 'bench-user@example.test';
 const reg = await t.app.inject({
   method: 'POST',
   url: '/api/auth/register',
-  payload: { email, username: 'benchuser', password: 'a long bench passphrase', date_of_birth: '1990-01-01', terms: true },
+  payload: {
+    email,
+    username: 'benchuser',
+    password: 'a long bench passphrase',
+    date_of_birth: '1990-01-01',
+    terms: true,
+  },
 });
 if (reg.statusCode !== 200) throw new Error(`register failed: ${reg.body}`);
 
@@ -37,5 +43,7 @@ for (let i = 0; i < rounds; i++) {
   unknown.push(await time(`nobody${i}@example.test`, 2 * i + 1));
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`forgotPassword over ${rounds} rounds: known ${median(known).toFixed(2)} ms, unknown ${median(unknown).toFixed(2)} ms (medians)`);
+console.log(
+  `forgotPassword over ${rounds} rounds: known ${median(known).toFixed(2)} ms, unknown ${median(unknown).toFixed(2)} ms (medians)`,
+);
 await t.close();

@@ -150,18 +150,38 @@ for (const [i, backend] of backends.entries()) {
       })
     ).json()) as { places: Array<{ slug: string }> };
     const cases: Case[] = [
-      { name: `getDirectory ${biggest.slug} p1 (${biggest.count})`, path: '/api/directory/getDirectory?page=1', body: JSON.stringify({ country: biggest.slug }) },
-      { name: `getDirectory ${biggest.slug} p20`, path: '/api/directory/getDirectory?page=20', body: JSON.stringify({ country: biggest.slug }) },
-      { name: `getDirectory ${nav.places[0].slug} female`, path: '/api/directory/getDirectory?page=1', body: JSON.stringify({ category: 'female', country: biggest.slug, place: nav.places[0].slug }) },
+      {
+        name: `getDirectory ${biggest.slug} p1 (${biggest.count})`,
+        path: '/api/directory/getDirectory?page=1',
+        body: JSON.stringify({ country: biggest.slug }),
+      },
+      {
+        name: `getDirectory ${biggest.slug} p20`,
+        path: '/api/directory/getDirectory?page=20',
+        body: JSON.stringify({ country: biggest.slug }),
+      },
+      {
+        name: `getDirectory ${nav.places[0].slug} female`,
+        path: '/api/directory/getDirectory?page=1',
+        body: JSON.stringify({ category: 'female', country: biggest.slug, place: nav.places[0].slug }),
+      },
       { name: 'search "massage"', path: '/api/directory/search?page=1', body: JSON.stringify({ q: 'massage' }) },
       { name: 'search "lodnon" (typo)', path: '/api/directory/search?page=1', body: JSON.stringify({ q: 'lodnon' }) },
-      { name: 'nearby (central London)', path: '/api/directory/nearby?page=1', body: JSON.stringify({ lat: 51.5, lng: -0.1 }) },
+      {
+        name: 'nearby (central London)',
+        path: '/api/directory/nearby?page=1',
+        body: JSON.stringify({ lat: 51.5, lng: -0.1 }),
+      },
     ];
     // Same bytes for the memory server, captured from the app.
     const responses = new Map<string, Buffer>();
     for (const c of cases) {
       const key = `${c.path}#${c.name}`;
-      const res = await fetch(base + c.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: c.body });
+      const res = await fetch(base + c.path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: c.body,
+      });
       responses.set(key, Buffer.from(await res.arrayBuffer()));
     }
     for (const c of cases) {
@@ -192,7 +212,19 @@ for (const [i, backend] of backends.entries()) {
   }
 }
 
-const header = ['backend', 'case', 'bytes', 'app req/s', 'app p50 ms', 'app p99 ms', 'node:http req/s', 'node p50', 'node p99', 'node/app', 'errors'];
+const header = [
+  'backend',
+  'case',
+  'bytes',
+  'app req/s',
+  'app p50 ms',
+  'app p99 ms',
+  'node:http req/s',
+  'node p50',
+  'node p99',
+  'node/app',
+  'errors',
+];
 console.log(`\n${PROFILES} profiles, ${CONNECTIONS} connections, ${DURATION} s per case\n`);
 console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);

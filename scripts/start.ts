@@ -21,10 +21,14 @@ function newestMtime(p: string): number {
 const builtAt = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
 if (!builtAt || Math.max(...inputs.map(newestMtime)) > builtAt || process.env.FORCE_BUILD) {
   console.log('Building the web app...');
-  const res = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const res = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 

@@ -11,7 +11,11 @@ const node = process.execPath;
 function run(label: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ ok: boolean; out: string }> {
   console.log(`\n=== ${label} ===`);
   return new Promise((resolve) => {
-    const child = spawn(node, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(node, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();

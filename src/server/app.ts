@@ -124,7 +124,8 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
     decorateReply: false,
     setHeaders(res, file) {
       // Section chunks carry a content hash and the ?v= build id: cache them for good.
-      if (file.includes(`${path.sep}dyn${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      if (file.includes(`${path.sep}dyn${path.sep}`))
+        res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
   app.setNotFoundHandler(async (request, reply) => {
@@ -136,7 +137,9 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
     // Every other path is a client route; the SPA shows page-not-found for unknown ones. Public
     // pages arrive with their head and first HTML already rendered, for search engines and previews.
     const base = baseUrl(ctx, request.host);
-    const meta = await pageMeta(ctx, url, base, (profile) => renderProfileHtml(profile, urlLanguage(url, request.hostname)));
+    const meta = await pageMeta(ctx, url, base, (profile) =>
+      renderProfileHtml(profile, urlLanguage(url, request.hostname)),
+    );
     const html = meta ? injectPage(indexHtml, meta, base, url) : indexHtml;
     return reply
       .code(meta?.status ?? 200)

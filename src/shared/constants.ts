@@ -39,10 +39,34 @@ export const SEXUALITIES = ['bi', 'gay', 'straight'] as const;
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 export const SERVICES = [
-  'massage', 'gfe', 'bdsm', 'dinner_date', 'travel_companion', 'overnight', 'role_play', 'striptease',
-  'lap_dance', 'couples', 'duo', 'domination', 'submission', 'fetish', 'foot_fetish', 'kissing',
-  'cuddling', 'erotic_massage', 'tantric_massage', 'shower_together', 'lingerie', 'uniforms',
-  'video_call', 'social_events', 'weekend_trips', 'body_worship', 'spanking', 'tie_and_tease',
+  'massage',
+  'gfe',
+  'bdsm',
+  'dinner_date',
+  'travel_companion',
+  'overnight',
+  'role_play',
+  'striptease',
+  'lap_dance',
+  'couples',
+  'duo',
+  'domination',
+  'submission',
+  'fetish',
+  'foot_fetish',
+  'kissing',
+  'cuddling',
+  'erotic_massage',
+  'tantric_massage',
+  'shower_together',
+  'lingerie',
+  'uniforms',
+  'video_call',
+  'social_events',
+  'weekend_trips',
+  'body_worship',
+  'spanking',
+  'tie_and_tease',
 ] as const;
 
 export const RATE_KEYS = {
@@ -61,8 +85,18 @@ export const DECLINE_REASONS = [
 ] as const;
 
 /** DESIGN.md: feedback reasons; the safeguarding ones go to the top of the admin queue. */
-export const FEEDBACK_REASONS = ['may_be_under_18', 'not_free_will', 'fake_photos', 'wrong_contact', 'spam', 'other'] as const;
-export const URGENT_FEEDBACK_REASONS: ReadonlyArray<(typeof FEEDBACK_REASONS)[number]> = ['may_be_under_18', 'not_free_will'];
+export const FEEDBACK_REASONS = [
+  'may_be_under_18',
+  'not_free_will',
+  'fake_photos',
+  'wrong_contact',
+  'spam',
+  'other',
+] as const;
+export const URGENT_FEEDBACK_REASONS: ReadonlyArray<(typeof FEEDBACK_REASONS)[number]> = [
+  'may_be_under_18',
+  'not_free_will',
+];
 
 /** Country and place segments of directory URLs: lowercase letters and hyphens only. */
 export const SLUG_PATTERN = /^[a-z-]+$/;

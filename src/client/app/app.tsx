@@ -2,9 +2,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
-import { Spinner } from '#client/components/spinner';
-import { i18n } from '#client/lib/i18n';
-import { createQueryClient } from '#client/lib/query-client';
+import { Spinner } from '#client/components/spinner.tsx';
+import { i18n } from '#client/lib/i18n.ts';
+import { createQueryClient } from '#client/lib/query-client.ts';
 import { createAppRouter } from './router';
 
 const queryClient = createQueryClient();

@@ -3,7 +3,7 @@
 // once to get the new index.html, and a sessionStorage flag stops a reload loop when the failure
 // is real (offline, server down), in which case the error reaches the section's error boundary.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { SECTION_LOAD_TIMEOUT_MS } from '#shared/constants';
+import { SECTION_LOAD_TIMEOUT_MS } from '#shared/constants.ts';
 
 export const RELOAD_FLAG_PREFIX = 'lazy-reloaded:';
 

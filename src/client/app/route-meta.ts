@@ -1,5 +1,5 @@
 import { useMatches } from 'react-router';
-import type { RouteMeta } from '#shared/routes';
+import type { RouteMeta } from '#shared/routes.ts';
 
 export function isRouteMeta(handle: unknown): handle is RouteMeta {
   return (

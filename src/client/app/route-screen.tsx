@@ -1,7 +1,7 @@
 import { Navigate, useParams } from 'react-router';
-import { SLUG_PATTERN } from '#shared/constants';
-import type { RouteMeta } from '#shared/routes';
-import { NOT_FOUND_PATH } from '#client/lib/navigation';
+import { SLUG_PATTERN } from '#shared/constants.ts';
+import type { RouteMeta } from '#shared/routes.ts';
+import { NOT_FOUND_PATH } from '#client/lib/navigation.ts';
 import { HANDLE_PARAM } from './route-paths';
 import { SECTION_COMPONENTS } from './sections';
 

@@ -1,6 +1,6 @@
 import { createBrowserRouter, Navigate, useLocation, useParams, type RouteObject } from 'react-router';
-import { LEGACY_PREFIXES, ROUTES } from '#shared/routes';
-import { NOT_FOUND_PATH, registerNavigator } from '#client/lib/navigation';
+import { LEGACY_PREFIXES, ROUTES } from '#shared/routes.ts';
+import { NOT_FOUND_PATH, registerNavigator } from '#client/lib/navigation.ts';
 import { routerPath } from './route-paths';
 import { RouteScreen } from './route-screen';
 import { Shell } from './shell';

@@ -3,8 +3,8 @@
 // A section's i18n namespaces load together with its code, not one after the other.
 import type { ComponentType } from 'react';
 import { matchRoutes } from 'react-router';
-import { ROUTES, type Section } from '#shared/routes';
-import { i18n, initI18n } from '#client/lib/i18n';
+import { ROUTES, type Section } from '#shared/routes.ts';
+import { i18n, initI18n } from '#client/lib/i18n.ts';
 import { lazyWithRetry, type PreloadableLazy } from './lazy-with-retry';
 import { routerPath } from './route-paths';
 
@@ -26,13 +26,15 @@ function section<P extends object>(
 
 export const SECTION_COMPONENTS: Record<Section, PreloadableLazy<SectionProps>> = {
   directory: section('directory', ['directory'], () =>
-    import('#client/sections/directory/index').then((m) => m.DirectorySection),
+    import('#client/sections/directory/index.tsx').then((m) => m.DirectorySection),
   ),
-  edit: section('edit', [], () => import('#client/sections/edit/index').then((m) => m.EditSection)),
-  auth: section('auth', ['auth'], () => import('#client/sections/auth/index').then((m) => m.AuthSection)),
-  checkout: section('checkout', [], () => import('#client/sections/checkout/index').then((m) => m.CheckoutSection)),
-  settings: section('settings', ['settings', 'auth'], () => import('#client/sections/settings/index').then((m) => m.SettingsSection)),
-  admin: section('admin', [], () => import('#client/sections/admin/index').then((m) => m.AdminSection)),
+  edit: section('edit', [], () => import('#client/sections/edit/index.tsx').then((m) => m.EditSection)),
+  auth: section('auth', ['auth'], () => import('#client/sections/auth/index.tsx').then((m) => m.AuthSection)),
+  checkout: section('checkout', [], () => import('#client/sections/checkout/index.tsx').then((m) => m.CheckoutSection)),
+  settings: section('settings', ['settings', 'auth'], () =>
+    import('#client/sections/settings/index.tsx').then((m) => m.SettingsSection),
+  ),
+  admin: section('admin', [], () => import('#client/sections/admin/index.tsx').then((m) => m.AdminSection)),
 };
 
 /** Starts downloading the section of the first screen while i18n starts up. */

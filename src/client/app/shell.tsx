@@ -3,19 +3,19 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
-import { BODY_ID_SUFFIX } from '#shared/routes';
-import { AdultNotice } from '#client/components/adult-notice';
-import { DialogHost } from '#client/components/dialogs/dialog-host';
-import { Footer } from '#client/components/footer';
-import { SectionErrorBoundary } from '#client/components/section-error-boundary';
-import { ProfileModalHost } from '#client/components/profile-modal-host';
-import { LoadingOverlay, Spinner } from '#client/components/spinner';
-import { TopBar } from '#client/components/top-bar';
-import { needsCompletion, useCurrentUser, useOnlinePing } from '#client/features/app/api';
-import { EmailBanner } from '#client/features/auth/email-banner';
-import { useTitleOverride } from '#client/lib/document-title';
-import { applyUserLanguage } from '#client/lib/i18n';
-import { readLastCountry } from '#client/lib/last-country';
+import { BODY_ID_SUFFIX } from '#shared/routes.ts';
+import { AdultNotice } from '#client/components/adult-notice.tsx';
+import { DialogHost } from '#client/components/dialogs/dialog-host.tsx';
+import { Footer } from '#client/components/footer.tsx';
+import { SectionErrorBoundary } from '#client/components/section-error-boundary.tsx';
+import { ProfileModalHost } from '#client/components/profile-modal-host.tsx';
+import { LoadingOverlay, Spinner } from '#client/components/spinner.tsx';
+import { TopBar } from '#client/components/top-bar.tsx';
+import { needsCompletion, useCurrentUser, useOnlinePing } from '#client/features/app/api.ts';
+import { EmailBanner } from '#client/features/auth/email-banner.tsx';
+import { useTitleOverride } from '#client/lib/document-title.ts';
+import { applyUserLanguage } from '#client/lib/i18n.ts';
+import { readLastCountry } from '#client/lib/last-country.ts';
 import { useCurrentRoute } from './route-meta';
 
 export function Shell() {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { toggleBookmark, useBookmarks } from '#client/lib/bookmarks';
+import { toggleBookmark, useBookmarks } from '#client/lib/bookmarks.ts';
 
 /** Bookmark or unbookmark a profile, after the confirm of spec section 4. */
 export function BookmarkButton({ id, compact }: { id: number; compact?: boolean }) {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ROUTES } from '#shared/routes';
+import { ROUTES } from '#shared/routes.ts';
 
 /** Placeholder for routes whose screens are not built yet: titled like the route, translated. */
 export function ComingSoon({ route }: { route: string }) {

@@ -5,8 +5,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, type KeyboardEvent, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DIALOG_Z_INDEX } from '#shared/constants';
-import { swipeDirection } from '#client/lib/swipe';
+import { DIALOG_Z_INDEX } from '#shared/constants.ts';
+import { swipeDirection } from '#client/lib/swipe.ts';
 
 export interface GalleryPhoto {
   id: number;

@@ -3,16 +3,16 @@
 // in the modal closes and every query on screen asks again (features/auth useSessionStarted).
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { lazyWithRetry } from '#client/app/lazy-with-retry';
-import { closeLoginModal, useDialogs } from '#client/lib/dialogs';
-import { i18n, initI18n } from '#client/lib/i18n';
+import { lazyWithRetry } from '#client/app/lazy-with-retry.ts';
+import { closeLoginModal, useDialogs } from '#client/lib/dialogs.ts';
+import { i18n, initI18n } from '#client/lib/i18n.ts';
 import { DialogDescription, DialogFrame } from './dialogs/dialog-frame';
 import { SectionErrorBoundary } from './section-error-boundary';
 import { InlineSpinner } from './spinner';
 
 const LoginForm = lazyWithRetry('login-form', async () => {
   const [module] = await Promise.all([
-    import('#client/sections/auth/login-form'),
+    import('#client/sections/auth/login-form.tsx'),
     initI18n().then(() => i18n.loadNamespaces('auth')),
   ]);
   return module.LoginForm;

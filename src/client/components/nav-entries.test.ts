@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CurrentUser } from '#client/features/app/api';
+import type { CurrentUser } from '#client/features/app/api.ts';
 import { navEntries } from './nav-entries';
 
 const user = (role: CurrentUser['role']): CurrentUser => ({

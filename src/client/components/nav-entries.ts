@@ -1,5 +1,5 @@
 // The navigation menu of spec section 2, by role. Pure, so the role rules are unit-tested.
-import type { CurrentUser, Role } from '#client/features/app/api';
+import type { CurrentUser, Role } from '#client/features/app/api.ts';
 
 export type NavKey =
   | 'worldwide'

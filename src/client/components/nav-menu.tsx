@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import type { CurrentUser } from '#client/features/app/api';
-import { roleOf } from '#client/features/app/api';
-import { useLogout } from '#client/features/auth/api';
+import type { CurrentUser } from '#client/features/app/api.ts';
+import { roleOf } from '#client/features/app/api.ts';
+import { useLogout } from '#client/features/auth/api.ts';
 import { navEntries, type NavEntry } from './nav-entries';
 
 const GROUPS: Array<NavEntry['group']> = ['browse', 'account', 'info'];

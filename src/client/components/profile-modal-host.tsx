@@ -1,7 +1,7 @@
 // Mounted once by the shell. The modal's code (and the profile view with it) is downloaded the first
 // time a profile opens, not with the shell.
 import { lazy, Suspense, useState } from 'react';
-import { useProfileModal } from '#client/features/directory/profile-modal-store';
+import { useProfileModal } from '#client/features/directory/profile-modal-store.ts';
 
 const loadModal = () => import('./profile-modal');
 const ProfileModal = lazy(() => loadModal().then((m) => ({ default: m.ProfileModal })));

@@ -11,23 +11,23 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { GALLERY_START_DELAY_MS, MODAL_Z_INDEX, VIDEO_AUTOPLAY_DELAY_MS } from '#shared/constants';
-import { BODY_ID_SUFFIX } from '#shared/routes';
-import type { Profile } from '#shared/schemas/directory';
-import { directoryKeys, fetchProfile } from '#client/features/directory/api';
+import { GALLERY_START_DELAY_MS, MODAL_Z_INDEX, VIDEO_AUTOPLAY_DELAY_MS } from '#shared/constants.ts';
+import { BODY_ID_SUFFIX } from '#shared/routes.ts';
+import type { Profile } from '#shared/schemas/directory.ts';
+import { directoryKeys, fetchProfile } from '#client/features/directory/api.ts';
 import {
   closeProfile,
   neighbourOf,
   openProfile,
   profileModalStore,
   useProfileModal,
-} from '#client/features/directory/profile-modal-store';
-import { ApiError } from '#client/lib/api';
-import { useDocumentTitle } from '#client/lib/document-title';
-import { ProfileDetails } from '#client/sections/directory/profile-details';
+} from '#client/features/directory/profile-modal-store.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { ProfileDetails } from '#client/sections/directory/profile-details.tsx';
 import { InlineSpinner } from './spinner';
 import '#client/sections/directory/directory.css';
-import { swipeDirection } from '#client/lib/swipe';
+import { swipeDirection } from '#client/lib/swipe.ts';
 
 /** Marks the history entry the modal pushed. */
 export const MODAL_HISTORY_KEY = 'profileModal';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { SEARCH_MIN_CHARS } from '#shared/constants';
+import { SEARCH_MIN_CHARS } from '#shared/constants.ts';
 
 export const SEARCH_PATH = '/search';
 

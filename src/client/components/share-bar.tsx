@@ -3,7 +3,7 @@
 // once the bar is on screen: a visitor who never scrolls to it sends nothing to a third party.
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { escapeHtml, notify } from '#client/lib/dialogs';
+import { escapeHtml, notify } from '#client/lib/dialogs.ts';
 import {
   compactCount,
   copyText,
@@ -12,7 +12,7 @@ import {
   shareUrl,
   tumblrNoteCount,
   type ShareNetwork,
-} from '#client/lib/share';
+} from '#client/lib/share.ts';
 
 const ICONS: Record<ShareNetwork | 'copy', ReactNode> = {
   x: <path d="M4 4l16 16M20 4L4 20" strokeWidth="2.4" strokeLinecap="round" />,

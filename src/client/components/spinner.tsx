@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useLoading } from '#client/lib/loading';
+import { useLoading } from '#client/lib/loading.ts';
 
 /** A spinner that covers the view (spec section 1). */
 export function Spinner({ label }: { label?: string }) {

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { NARROW_BREAKPOINT } from '#shared/constants';
-import type { RouteMeta } from '#shared/routes';
-import type { CurrentUser } from '#client/features/app/api';
+import { NARROW_BREAKPOINT } from '#shared/constants.ts';
+import type { RouteMeta } from '#shared/routes.ts';
+import type { CurrentUser } from '#client/features/app/api.ts';
 import { NavMenu } from './nav-menu';
 import { SearchBox } from './search-box';
 

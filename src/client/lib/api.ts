@@ -3,8 +3,8 @@
 //   422 -> validation-error dialog, 403/429 -> error notification with the body's message,
 //   401 -> login modal, 404 -> page-not-found screen, anything else -> a generic error notice;
 //   any error switches the loading indicator off; a `type: 'notification'` body raises a notice.
-import { API_BASE } from '#shared/constants';
-import type { MessageBody, NotificationBody, ValidationErrorBody } from '#shared/api/errors';
+import { API_BASE } from '#shared/constants.ts';
+import type { MessageBody, NotificationBody, ValidationErrorBody } from '#shared/api/errors.ts';
 import { readCookie } from './cookies';
 import { escapeHtml, notify, openLoginModal, showValidationErrors } from './dialogs';
 import { i18n } from './i18n';

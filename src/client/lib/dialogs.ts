@@ -1,7 +1,7 @@
 // Imperative API of the dialogs (spec sections 2 and 4): the notification dialog, the
 // validation-error dialog, the confirm dialog and the login modal. Anything, including the API
 // client, can raise them; <DialogHost/> renders whatever is current.
-import type { NotificationBody, ValidationErrorBody } from '#shared/api/errors';
+import type { NotificationBody, ValidationErrorBody } from '#shared/api/errors.ts';
 import { createStore, useStore } from './store';
 
 export type NotificationIcon = NonNullable<NotificationBody['icon']>;

@@ -1,8 +1,16 @@
 // Display rules of the spec that several screens share. The ones the profile view needs live in
 // shared/views/format (the server renders that view too) and are re-exported here.
-import { intlLocale } from '#shared/views/format';
+import { intlLocale } from '#shared/views/format.ts';
 
-export { formatAgo, formatDate, formatMoney, intlLocale, languageName, locationLabel, telHref } from '#shared/views/format';
+export {
+  formatAgo,
+  formatDate,
+  formatMoney,
+  intlLocale,
+  languageName,
+  locationLabel,
+  telHref,
+} from '#shared/views/format.ts';
 
 /** The profile name in small text under an item: only when shown (non-empty) and different from the name. */
 export function secondaryName(name: string, profileName: string | null | undefined): string | null {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '#shared/routes';
-import { CATALOGUE_LANGUAGES, loadResources, type Catalogue } from '#shared/i18n/index';
+import { ROUTES } from '#shared/routes.ts';
+import { CATALOGUE_LANGUAGES, loadResources, type Catalogue } from '#shared/i18n/index.ts';
 import { pickLanguage } from './i18n';
 
 const at = (hostname: string, search = '') => ({ hostname, search });

@@ -2,8 +2,8 @@
 // backend over #shared/i18n, so adding a namespace is adding JSON files.
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { FALLBACK_LANGUAGES, loadCatalogue } from '#shared/i18n/index';
-import { LANGUAGES, type Language } from '#shared/constants';
+import { FALLBACK_LANGUAGES, loadCatalogue } from '#shared/i18n/index.ts';
+import { LANGUAGES, type Language } from '#shared/constants.ts';
 
 export const i18n = i18next.createInstance();
 

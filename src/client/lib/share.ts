@@ -1,7 +1,7 @@
 // The share bar of spec section 2: X/Twitter, WhatsApp, Telegram, Tumblr, Email and Copy URL, popups
 // of 500 x 500 centred on the window, and the Tumblr note counter (a JSONP call to Tumblr's share
 // stats, docs/decisions/0200).
-import { SHARE_POPUP_SIZE } from '#shared/constants';
+import { SHARE_POPUP_SIZE } from '#shared/constants.ts';
 
 export type ShareNetwork = 'x' | 'whatsapp' | 'telegram' | 'tumblr' | 'email';
 

@@ -151,9 +151,18 @@ export const profiles = pgTable(
     about: text('about'),
     gender: text('gender', { enum: ['female', 'male', 'trans'] }),
     sexuality: text('sexuality', { enum: ['bi', 'gay', 'straight'] }),
-    services: text('services').array().notNull().default(sql`'{}'::text[]`),
-    personality: text('personality').array().notNull().default(sql`'{}'::text[]`),
-    languages: text('languages').array().notNull().default(sql`'{}'::text[]`),
+    services: text('services')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    personality: text('personality')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    languages: text('languages')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     currency: char('currency', { length: 3 }).notNull().default('EUR'),
     phone: text('phone'),
     landmark: text('landmark'),
@@ -165,9 +174,18 @@ export const profiles = pgTable(
       .default('visible'),
     commentsEnabled: boolean('comments_enabled').notNull().default(true),
     dominatrix: boolean('dominatrix').notNull().default(false),
-    links: jsonb('links').$type<{ messenger?: Record<string, string>; crypto?: Record<string, string>; social?: Record<string, string> }>().notNull().default({}),
-    availability: jsonb('availability').$type<Record<string, { from: string; until: string } | null>>().notNull().default({}),
-    rates: jsonb('rates').$type<{ incall?: Record<string, number | null>; outcall?: Record<string, number | null> }>().notNull().default({}),
+    links: jsonb('links')
+      .$type<{ messenger?: Record<string, string>; crypto?: Record<string, string>; social?: Record<string, string> }>()
+      .notNull()
+      .default({}),
+    availability: jsonb('availability')
+      .$type<Record<string, { from: string; until: string } | null>>()
+      .notNull()
+      .default({}),
+    rates: jsonb('rates')
+      .$type<{ incall?: Record<string, number | null>; outcall?: Record<string, number | null> }>()
+      .notNull()
+      .default({}),
     complete: boolean('complete').notNull().default(false),
     flagged: boolean('flagged').notNull().default(false),
     verificationStatus: text('verification_status', { enum: ['none', 'pending', 'verified', 'declined'] })
@@ -297,18 +315,15 @@ export const ledgerAccounts = pgTable(
   (t) => [uniqueIndex('ledger_accounts_kind_user').on(t.kind, sql`coalesce(${t.userId}, 0)`)],
 );
 
-export const ledgerTransactions = pgTable(
-  'ledger_transactions',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    kind: text('kind', { enum: ['load', 'purchase', 'adjustment', 'auto_topup', 'refund'] }).notNull(),
-    paymentId: integer('payment_id'),
-    orderId: integer('order_id'),
-    createdBy: integer('created_by').references(() => accounts.id),
-    memo: text('memo'),
-    createdAt: createdAt(),
-  },
-);
+export const ledgerTransactions = pgTable('ledger_transactions', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  kind: text('kind', { enum: ['load', 'purchase', 'adjustment', 'auto_topup', 'refund'] }).notNull(),
+  paymentId: integer('payment_id'),
+  orderId: integer('order_id'),
+  createdBy: integer('created_by').references(() => accounts.id),
+  memo: text('memo'),
+  createdAt: createdAt(),
+});
 
 export const ledgerEntries = pgTable(
   'ledger_entries',
@@ -360,7 +375,9 @@ export const orders = pgTable(
       .notNull()
       .references(() => accounts.id),
     total: integer('total').notNull(),
-    items: jsonb('items').$type<Array<{ uid: string; productCode: string; price: number; params: Record<string, unknown> }>>().notNull(),
+    items: jsonb('items')
+      .$type<Array<{ uid: string; productCode: string; price: number; params: Record<string, unknown> }>>()
+      .notNull(),
     status: text('status', { enum: ['pending', 'paid', 'failed'] }).notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
     paymentId: integer('payment_id'),

@@ -1,6 +1,6 @@
 // One error module with stable codes. Services throw these; the error handler turns them into the
 // spec's bodies (section 8). Anything else is a bug and answers 500 without details.
-import { VALIDATION_MESSAGE } from '#shared/api/errors';
+import { VALIDATION_MESSAGE } from '#shared/api/errors.ts';
 
 export class AppError extends Error {
   constructor(

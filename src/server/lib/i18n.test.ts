@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_LANGUAGES, loadResources } from '#shared/i18n/index';
+import { FALLBACK_LANGUAGES, loadResources } from '#shared/i18n/index.ts';
 import { readCatalogues, requestLanguage, SERVER_FALLBACKS, translator, urlLanguage } from './i18n';
 
 describe('server i18n', () => {

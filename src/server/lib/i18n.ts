@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import i18next, { type i18n as I18n } from 'i18next';
-import { LANGUAGES, type Language } from '#shared/constants';
+import { LANGUAGES, type Language } from '#shared/constants.ts';
 
 export const CATALOGUE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/i18n');
 

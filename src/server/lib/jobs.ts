@@ -50,7 +50,9 @@ async function finish(db: Db, job: ClaimedJob, now: Date, error?: unknown) {
   }
   const message = error instanceof Error ? error.message : String(error);
   if (job.attempts >= MAX_ATTEMPTS) {
-    await db.execute(sql`update jobs set status = 'failed', locked_until = null, last_error = ${message} where id = ${job.id}`);
+    await db.execute(
+      sql`update jobs set status = 'failed', locked_until = null, last_error = ${message} where id = ${job.id}`,
+    );
   } else {
     // Exponential back-off: 1, 2, 4, 8 minutes.
     const retryAt = new Date(now.getTime() + 60_000 * 2 ** (job.attempts - 1));
@@ -87,7 +89,12 @@ export interface PeriodicTask {
 /** Starts the in-process worker: queued jobs every few seconds, periodic tasks on their own clocks. */
 export function startWorker(
   ctx: AppContext,
-  opts: { handlers: Record<string, JobHandler>; tasks: PeriodicTask[]; pollMs?: number; log: (msg: string, err?: unknown) => void },
+  opts: {
+    handlers: Record<string, JobHandler>;
+    tasks: PeriodicTask[];
+    pollMs?: number;
+    log: (msg: string, err?: unknown) => void;
+  },
 ) {
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;

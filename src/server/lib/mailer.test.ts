@@ -16,7 +16,12 @@ const tmp = () => {
 };
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-const message = { to: 'ana@example.test', subject: 'Grüße & <links>', text: 'Open https://x.test/verify/email/1.abc', html: '<p>Open</p>' };
+const message = {
+  to: 'ana@example.test',
+  subject: 'Grüße & <links>',
+  text: 'Open https://x.test/verify/email/1.abc',
+  html: '<p>Open</p>',
+};
 
 describe('outbox mailer', () => {
   it('writes the raw message and a summary that parse back to what was sent', async () => {
@@ -42,14 +47,21 @@ describe('outbox mailer', () => {
     await createSmsSender({ dataDir }).send({ to: '+4917012345678', text: 'Your code is 123456.' });
     const [file] = fs.readdirSync(path.join(dataDir, 'outbox'));
     expect(file).toMatch(/^sms-.*\.json$/);
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'outbox', file), 'utf8'))).toMatchObject({ to: '+4917012345678', text: 'Your code is 123456.' });
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'outbox', file), 'utf8'))).toMatchObject({
+      to: '+4917012345678',
+      text: 'Your code is 123456.',
+    });
   });
 });
 
 describe('SMTP mailer', () => {
   it('delivers to a real SMTP server', async () => {
     const smtp = await startTestSmtp();
-    const mailer = createMailer({ dataDir: tmp(), MAIL_FROM: 'Directory <no-reply@directory.test>', SMTP_URL: smtp.url });
+    const mailer = createMailer({
+      dataDir: tmp(),
+      MAIL_FROM: 'Directory <no-reply@directory.test>',
+      SMTP_URL: smtp.url,
+    });
     expect(mailer).toBeInstanceOf(SmtpMailer);
     await mailer.send(message);
     const got = await smtp.next('ana@example.test');

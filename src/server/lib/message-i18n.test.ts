@@ -18,7 +18,10 @@ describe('server messages in the language of the page', () => {
       message: 'Die Angaben sind ungültig.',
       errors: { country: ['Country darf nicht leer sein!'] },
     });
-    expect((await call({})).json()).toEqual({ message: 'The given data was invalid.', errors: { country: ["Country can't be blank!"] } });
+    expect((await call({})).json()).toEqual({
+      message: 'The given data was invalid.',
+      errors: { country: ["Country can't be blank!"] },
+    });
   });
 
   it('translates 401/404 messages and notifications; Portuguese reads the Spanish texts', async () => {
@@ -38,7 +41,12 @@ describe('server messages in the language of the page', () => {
   it('does not touch data responses', async () => {
     const { account } = await createAdvertiser(t.ctx, { screenName: 'Not found.' });
     const s = await createSession(t.ctx, account.id);
-    const res = await t.app.inject({ method: 'GET', url: `/api/getProfile/${account.id}`, cookies: s.cookies, headers: { 'x-language': 'de' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/getProfile/${account.id}`,
+      cookies: s.cookies,
+      headers: { 'x-language': 'de' },
+    });
     expect(res.json().profile.screen_name).toBe('Not found.');
   });
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyRequest } from 'fastify';
-import { LANGUAGES, type Language } from '#shared/constants';
+import { LANGUAGES, type Language } from '#shared/constants.ts';
 import { requestLanguage } from './i18n';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'messages');

@@ -90,7 +90,10 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
-    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
+    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [
+      number,
+      number,
+    ];
     return { count, resetInMs: ttl };
   }
 

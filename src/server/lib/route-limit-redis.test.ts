@@ -18,7 +18,12 @@ describe.runIf(backend === 'postgres')('route limits in Redis', () => {
   it('counts reports from one address across two instances', async () => {
     const ip = `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
     const send = (t: TestApp) =>
-      t.app.inject({ method: 'POST', url: '/api/directory/setFeedback', payload: { data: { reason: 'spam' } }, remoteAddress: ip });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/directory/setFeedback',
+        payload: { data: { reason: 'spam' } },
+        remoteAddress: ip,
+      });
     const codes: number[] = [];
     for (let i = 0; i < 6; i++) codes.push((await send(a)).statusCode, (await send(b)).statusCode);
     // 10 per 10 minutes in all: the 11th request, whichever instance gets it, is refused.

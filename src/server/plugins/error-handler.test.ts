@@ -11,9 +11,16 @@ afterAll(() => t.close());
 
 describe('API error conventions (spec section 8)', () => {
   it('answers a missing required field with the 422 envelope and the blank message', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/directory/getDirectory', payload: { category: 'female' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/getDirectory',
+      payload: { category: 'female' },
+    });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ message: 'The given data was invalid.', errors: { country: ["Country can't be blank!"] } });
+    expect(res.json()).toEqual({
+      message: 'The given data was invalid.',
+      errors: { country: ["Country can't be blank!"] },
+    });
   });
 
   it('names every invalid field', async () => {
@@ -84,7 +91,11 @@ describe('client configuration', () => {
   it('tells the browser the fallback landing page and nothing secret', async () => {
     const t2 = await createTestApp({ FALLBACK_LANDING_URL: 'https://example.org/landing' });
     const res = await t2.app.inject({ method: 'GET', url: '/api/app/config' });
-    expect(res.json()).toEqual({ build: expect.any(String), fallback_landing_url: 'https://example.org/landing', currency: 'EUR' });
+    expect(res.json()).toEqual({
+      build: expect.any(String),
+      fallback_landing_url: 'https://example.org/landing',
+      currency: 'EUR',
+    });
     expect(res.body).not.toMatch(/secret|database|postgres/i);
     await t2.close();
   });

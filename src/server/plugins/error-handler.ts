@@ -1,12 +1,16 @@
 // The single error handler: spec section 8 bodies, never a stack trace, never a 5xx for client input.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { blankMessage, VALIDATION_MESSAGE } from '#shared/api/errors';
+import { blankMessage, VALIDATION_MESSAGE } from '#shared/api/errors.ts';
 import { AppError, ValidationError } from '../lib/errors';
 
 /** "screen_name" -> "Screen name" */
 export function humanize(field: string): string {
-  const s = field.replace(/[_.-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  const s = field
+    .replace(/[_.-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
   return s ? s[0].toUpperCase() + s.slice(1) : 'Value';
 }
 
@@ -58,7 +62,6 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
-
 }
 
 /** Without the SPA (API tests) every unknown path is a plain 404; with it, app.ts answers client routes. */

@@ -31,9 +31,15 @@ describe('session guard', () => {
     const { account } = await createAdvertiser(t.ctx);
     const s = await createSession(t.ctx, account.id);
     const sixDaysAgo = new Date(Date.now() - 6 * 24 * 3600_000);
-    await t.ctx.db.update(sessions).set({ lastSeenAt: sixDaysAgo }).where(eq(sessions.id, hashToken(s.cookies.sid)));
+    await t.ctx.db
+      .update(sessions)
+      .set({ lastSeenAt: sixDaysAgo })
+      .where(eq(sessions.id, hashToken(s.cookies.sid)));
     expect((await getData(s.cookies, s.headers)).statusCode).toBe(200);
-    const [row] = await t.ctx.db.select().from(sessions).where(eq(sessions.id, hashToken(s.cookies.sid)));
+    const [row] = await t.ctx.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, hashToken(s.cookies.sid)));
     expect(Date.now() - row.lastSeenAt.getTime()).toBeLessThan(60_000);
   });
 

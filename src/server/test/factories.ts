@@ -7,9 +7,36 @@ import { buildSearchText } from '../modules/profiles/profile-derive';
 
 export const GB = { code: 'GB', slug: 'united-kingdom', name: 'United Kingdom', lat: 54, lng: -2 };
 export const DE = { code: 'DE', slug: 'germany', name: 'Germany', lat: 51, lng: 10 };
-export const LONDON = { id: 2643743, countryCode: 'GB', name: 'London', slug: 'london', lat: 51.5, lng: -0.12, timezone: 'Europe/London', population: 8_000_000 };
-export const MANCHESTER = { id: 2643123, countryCode: 'GB', name: 'Manchester', slug: 'manchester', lat: 53.48, lng: -2.24, timezone: 'Europe/London', population: 400_000 };
-export const BERLIN = { id: 2950159, countryCode: 'DE', name: 'Berlin', slug: 'berlin', lat: 52.52, lng: 13.4, timezone: 'Europe/Berlin', population: 3_400_000 };
+export const LONDON = {
+  id: 2643743,
+  countryCode: 'GB',
+  name: 'London',
+  slug: 'london',
+  lat: 51.5,
+  lng: -0.12,
+  timezone: 'Europe/London',
+  population: 8_000_000,
+};
+export const MANCHESTER = {
+  id: 2643123,
+  countryCode: 'GB',
+  name: 'Manchester',
+  slug: 'manchester',
+  lat: 53.48,
+  lng: -2.24,
+  timezone: 'Europe/London',
+  population: 400_000,
+};
+export const BERLIN = {
+  id: 2950159,
+  countryCode: 'DE',
+  name: 'Berlin',
+  slug: 'berlin',
+  lat: 52.52,
+  lng: 13.4,
+  timezone: 'Europe/Berlin',
+  population: 3_400_000,
+};
 
 export async function seedGeo(ctx: AppContext) {
   await ctx.db.insert(countries).values([GB, DE]).onConflictDoNothing();
@@ -108,7 +135,12 @@ export function sessionFromResponse(res: { cookies: Array<{ name: string; value:
 }
 
 /** Signs in through the real POST /api/auth/login; returns what a browser would send next. */
-export async function signIn(app: import('fastify').FastifyInstance, login: string, password: string, remoteAddress?: string) {
+export async function signIn(
+  app: import('fastify').FastifyInstance,
+  login: string,
+  password: string,
+  remoteAddress?: string,
+) {
   const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { login, password }, remoteAddress });
   if (res.statusCode !== 200) throw new Error(`Sign-in as ${login} failed: ${res.statusCode} ${res.body}`);
   return sessionFromResponse(res);

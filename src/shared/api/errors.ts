@@ -30,6 +30,9 @@ export const NotificationBody = z.object({
 });
 export type NotificationBody = z.infer<typeof NotificationBody>;
 
-export function notification(message: string, extra: Omit<NotificationBody, 'type' | 'message'> = {}): NotificationBody {
+export function notification(
+  message: string,
+  extra: Omit<NotificationBody, 'type' | 'message'> = {},
+): NotificationBody {
   return { type: 'notification', message, ...extra };
 }

@@ -10,7 +10,10 @@ export const mobileField = (label = 'Mobile') =>
     .transform((v) => v.replace(/[\s().-]/g, ''))
     .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, `${label} must be in international format starting with +.`));
 
-export const ChangeEmailBody = z.strictObject({ email: emailField('Email'), current_password: passwordField('Current password') });
+export const ChangeEmailBody = z.strictObject({
+  email: emailField('Email'),
+  current_password: passwordField('Current password'),
+});
 export type ChangeEmailBody = z.infer<typeof ChangeEmailBody>;
 
 export const ChangeMobileBody = z.strictObject({ mobile: mobileField() });

@@ -51,12 +51,17 @@ export function ageOn(dateOfBirth: string, today: Date): number {
 export const dateOfBirthField = (label = 'Date of birth') =>
   requiredString(label, 10)
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD).`)
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
-      error: `${label} must be a valid date.`,
-      abort: true,
-    })
+    .refine(
+      (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+      {
+        error: `${label} must be a valid date.`,
+        abort: true,
+      },
+    )
     .refine((v) => v >= '1900-01-01', { error: `${label} must be a valid date.`, abort: true })
-    .refine((v) => ageOn(v, new Date()) >= MIN_AGE, { error: `You must be at least ${MIN_AGE} years old to register.` });
+    .refine((v) => ageOn(v, new Date()) >= MIN_AGE, {
+      error: `You must be at least ${MIN_AGE} years old to register.`,
+    });
 
 export const RegisterBody = z.strictObject({
   email: emailField(),
@@ -106,7 +111,11 @@ const tokenId = z.coerce
 export const RecoverBody = z.strictObject({ id: tokenId, hash: linkSecret('Hash') });
 export type RecoverBody = z.infer<typeof RecoverBody>;
 
-export const ResetPasswordBody = z.strictObject({ id: tokenId, hash: linkSecret('Hash'), password: newPasswordField() });
+export const ResetPasswordBody = z.strictObject({
+  id: tokenId,
+  hash: linkSecret('Hash'),
+  password: newPasswordField(),
+});
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
 export const SetNewPasswordBody = z.strictObject({
@@ -122,7 +131,11 @@ export const ConnectBody = z.strictObject({
 export type ConnectBody = z.infer<typeof ConnectBody>;
 
 export const SwitchBody = z.strictObject({
-  user_id: z.coerce.number({ error: () => blankMessage('User') }).int().positive().max(2 ** 31 - 1),
+  user_id: z.coerce
+    .number({ error: () => blankMessage('User') })
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
 });
 export type SwitchBody = z.infer<typeof SwitchBody>;
 

@@ -83,7 +83,9 @@ export const Profile = z.object({
   currency: z.string(),
   phone: z.string().nullable(),
   landmark: z.string().nullable(),
-  city: z.object({ id: z.number(), name: z.string(), slug: z.string(), country: z.string(), country_slug: z.string() }).nullable(),
+  city: z
+    .object({ id: z.number(), name: z.string(), slug: z.string(), country: z.string(), country_slug: z.string() })
+    .nullable(),
   place: z.string().nullable(),
   tours: z.array(z.object({ city: z.string(), from: z.string().nullable(), until: z.string().nullable() })),
   comments_enabled: z.boolean(),
@@ -117,8 +119,14 @@ export const ImpressionsBody = z.object({
 });
 
 export const NearbyBody = z.object({
-  lat: z.number({ error: () => "Latitude can't be blank!" }).min(-90).max(90),
-  lng: z.number({ error: () => "Longitude can't be blank!" }).min(-180).max(180),
+  lat: z
+    .number({ error: () => "Latitude can't be blank!" })
+    .min(-90)
+    .max(90),
+  lng: z
+    .number({ error: () => "Longitude can't be blank!" })
+    .min(-180)
+    .max(180),
   category: z.enum(CATEGORIES).default('escorts'),
 });
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { settleConfirm, useDialogs } from '#client/lib/dialogs';
+import { settleConfirm, useDialogs } from '#client/lib/dialogs.ts';
 import { DialogDescription, DialogFrame } from './dialog-frame';
 
 /** Renders the pending `confirm()` call; Escape, outside click and Cancel all resolve false. */

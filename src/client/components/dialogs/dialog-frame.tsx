@@ -3,7 +3,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DIALOG_Z_INDEX, MODAL_Z_INDEX } from '#shared/constants';
+import { DIALOG_Z_INDEX, MODAL_Z_INDEX } from '#shared/constants.ts';
 
 export interface DialogFrameProps {
   open: boolean;

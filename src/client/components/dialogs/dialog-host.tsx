@@ -1,4 +1,4 @@
-import { LoginModal } from '#client/components/login-modal';
+import { LoginModal } from '#client/components/login-modal.tsx';
 import { ConfirmDialog } from './confirm-dialog';
 import { NotificationDialog } from './notification-dialog';
 import { ValidationDialog } from './validation-dialog';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { closeNotification, useDialogs, type NotificationIcon, type NotificationOptions } from '#client/lib/dialogs';
-import { navigate } from '#client/lib/navigation';
+import { closeNotification, useDialogs, type NotificationIcon, type NotificationOptions } from '#client/lib/dialogs.ts';
+import { navigate } from '#client/lib/navigation.ts';
 import { DialogDescription, DialogFrame } from './dialog-frame';
 
 const ICON_GLYPHS: Record<NotificationIcon, string> = { success: '✓', error: '!', warning: '!', info: 'i' };

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { closeValidationErrors, useDialogs } from '#client/lib/dialogs';
+import { closeValidationErrors, useDialogs } from '#client/lib/dialogs.ts';
 import { DialogDescription, DialogFrame } from './dialog-frame';
 
 /** Spec section 2: the error message as title, the errors grouped by field, line breaks kept. */

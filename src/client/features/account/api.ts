@@ -1,7 +1,7 @@
 // Calls of the account screen /edit/account/{id} (docs/decisions/0100): read the account, change
 // email, mobile, password and username, delete it. Every change answers a notification.
 import { useQuery } from '@tanstack/react-query';
-import type { NotificationBody } from '#shared/api/errors';
+import type { NotificationBody } from '#shared/api/errors.ts';
 import type {
   AccountResponse,
   AccountView,
@@ -10,8 +10,8 @@ import type {
   ChangePasswordBody,
   ChangeUsernameBody,
   DeleteAccountBody,
-} from '#shared/schemas/account';
-import { api } from '#client/lib/api';
+} from '#shared/schemas/account.ts';
+import { api } from '#client/lib/api.ts';
 
 export type { AccountView };
 

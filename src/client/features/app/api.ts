@@ -2,9 +2,9 @@
 // language switch, complete-profile redirect, online ping).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { ONLINE_PING_MS, USER_DATA_DELAY_MS } from '#shared/constants';
-import type { CurrentUser } from '#shared/schemas/auth';
-import { api, ApiError } from '#client/lib/api';
+import { ONLINE_PING_MS, USER_DATA_DELAY_MS } from '#shared/constants.ts';
+import type { CurrentUser } from '#shared/schemas/auth.ts';
+import { api, ApiError } from '#client/lib/api.ts';
 
 export type { CurrentUser };
 

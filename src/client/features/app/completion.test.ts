@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CurrentUser } from '#shared/schemas/auth';
+import type { CurrentUser } from '#shared/schemas/auth.ts';
 import { needsCompletion } from './api';
 
 const user = (over: Partial<CurrentUser>): CurrentUser =>

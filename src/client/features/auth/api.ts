@@ -2,7 +2,7 @@
 // Bodies and answers are the shared Zod types; failures go through the API client's catalogue.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { NotificationBody } from '#shared/api/errors';
+import type { NotificationBody } from '#shared/api/errors.ts';
 import type {
   ConnectBody,
   ForgotPasswordBody,
@@ -15,9 +15,9 @@ import type {
   ResetPasswordBody,
   SessionResponse,
   VerifyBody,
-} from '#shared/schemas/auth';
-import { currentUserKey, type CurrentUser } from '#client/features/app/api';
-import { api } from '#client/lib/api';
+} from '#shared/schemas/auth.ts';
+import { currentUserKey, type CurrentUser } from '#client/features/app/api.ts';
+import { api } from '#client/lib/api.ts';
 
 export type { LinkedAccount, SessionResponse };
 

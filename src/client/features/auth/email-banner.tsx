@@ -3,8 +3,8 @@
 // which must not wait for a section's catalogue.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CurrentUser } from '#client/features/app/api';
-import { ApiError } from '#client/lib/api';
+import type { CurrentUser } from '#client/features/app/api.ts';
+import { ApiError } from '#client/lib/api.ts';
 import { resendVerification } from './api';
 import './email-banner.css';
 

@@ -1,8 +1,8 @@
 // Calls of the public directory with their query hooks. Types come from the shared Zod schemas.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { FEEDBACK_REASONS } from '#shared/constants';
-import type { CommentCreated, CommentDeleted, CommentsPage } from '#shared/schemas/comments';
+import type { FEEDBACK_REASONS } from '#shared/constants.ts';
+import type { CommentCreated, CommentDeleted, CommentsPage } from '#shared/schemas/comments.ts';
 import type {
   CountriesResponse,
   DirectoryFilter,
@@ -11,9 +11,9 @@ import type {
   NearbyPage,
   Profile,
   ProfileItem,
-} from '#shared/schemas/directory';
-import type { NotificationBody } from '#shared/api/errors';
-import { api, ApiError } from '#client/lib/api';
+} from '#shared/schemas/directory.ts';
+import type { NotificationBody } from '#shared/api/errors.ts';
+import { api, ApiError } from '#client/lib/api.ts';
 
 export type Countries = z.infer<typeof CountriesResponse>['data'];
 export type { CommentsPage, DirectoryFilter, DirectoryPage, Navigation, Profile, ProfileItem };
@@ -93,7 +93,11 @@ export async function fetchProfile(
 export async function fetchBookmarkedProfile(id: number, signal?: AbortSignal): Promise<Profile | null> {
   try {
     // track=0: listing a bookmark is not a visit; the view counts when the profile is opened.
-    const response = await api<{ profile: Profile }>(`/getProfile/${id}`, { signal, handle: [404], query: { track: 0 } });
+    const response = await api<{ profile: Profile }>(`/getProfile/${id}`, {
+      signal,
+      handle: [404],
+      query: { track: 0 },
+    });
     return response.profile;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;

@@ -1,7 +1,7 @@
 // The open-profile event of spec section 2: a list asks for a profile to open over it. The modal
 // (mounted once by the shell) follows this store; the list hands over how to find its neighbours so
 // a swipe can ask for the next (+) or previous (-) profile.
-import { createStore, useStore } from '#client/lib/store';
+import { createStore, useStore } from '#client/lib/store.ts';
 
 export interface ProfileListContext {
   /** Ids of the list as far as it is loaded, in order. */

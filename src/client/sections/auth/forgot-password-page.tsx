@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ForgotPasswordBody } from '#shared/schemas/auth';
-import { forgotPassword } from '#client/features/auth/api';
+import { ForgotPasswordBody } from '#shared/schemas/auth.ts';
+import { forgotPassword } from '#client/features/auth/api.ts';
 import { AuthCard, AuthStatus } from './auth-layout';
 import { SubmitButton, TextField, useSchemaForm } from './form';
 

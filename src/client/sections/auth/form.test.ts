@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { useTranslation } from 'react-i18next';
-import { ChangeMobileBody } from '#shared/schemas/account';
-import { RegisterBody } from '#shared/schemas/auth';
-import { safeNextPath } from '#client/features/auth/api';
+import { ChangeMobileBody } from '#shared/schemas/account.ts';
+import { RegisterBody } from '#shared/schemas/auth.ts';
+import { safeNextPath } from '#client/features/auth/api.ts';
 import { issueMessage } from './form';
 
 // Echoes the key and its values, so the test sees which message was chosen.

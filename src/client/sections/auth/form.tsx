@@ -5,9 +5,9 @@
 import { useCallback, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { MIN_AGE } from '#shared/constants';
-import { ageOn } from '#shared/schemas/auth';
-import { ApiError } from '#client/lib/api';
+import { MIN_AGE } from '#shared/constants.ts';
+import { ageOn } from '#shared/schemas/auth.ts';
+import { ApiError } from '#client/lib/api.ts';
 import './auth.css';
 
 export type FormValues = Record<string, string | boolean>;

@@ -1,7 +1,7 @@
 // Entry of the lazy "auth" section: sign in, register, email and PIN verification, forgotten
 // password and recovery (spec section 2, auth routes; docs/decisions/0100).
-import type { SectionProps } from '#client/app/sections';
-import { ComingSoon } from '#client/components/coming-soon';
+import type { SectionProps } from '#client/app/sections.ts';
+import { ComingSoon } from '#client/components/coming-soon.tsx';
 import { ForgotPasswordPage } from './forgot-password-page';
 import { LoginPage } from './login-page';
 import { RecoverPage } from './recover-page';

@@ -2,8 +2,8 @@
 // Login is the email address or the username.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { LoginBody } from '#shared/schemas/auth';
-import { login, useSessionStarted, type SessionResponse } from '#client/features/auth/api';
+import { LoginBody } from '#shared/schemas/auth.ts';
+import { login, useSessionStarted, type SessionResponse } from '#client/features/auth/api.ts';
 import { PasswordField, SubmitButton, TextField, useSchemaForm } from './form';
 
 export interface LoginFormProps {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { safeNextPath } from '#client/features/auth/api';
-import { useCurrentUser } from '#client/features/app/api';
+import { safeNextPath } from '#client/features/auth/api.ts';
+import { useCurrentUser } from '#client/features/app/api.ts';
 import { AuthCard } from './auth-layout';
 import { LoginForm } from './login-form';
 

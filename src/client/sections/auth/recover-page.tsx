@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { PASSWORD_MIN, RecoverBody, ResetPasswordBody } from '#shared/schemas/auth';
-import { authKeys, checkRecoverLink, resetPassword } from '#client/features/auth/api';
-import { intlLocale } from '#client/lib/format';
+import { PASSWORD_MIN, RecoverBody, ResetPasswordBody } from '#shared/schemas/auth.ts';
+import { authKeys, checkRecoverLink, resetPassword } from '#client/features/auth/api.ts';
+import { intlLocale } from '#client/lib/format.ts';
 import { AuthCard, AuthStatus } from './auth-layout';
 import { PasswordField, SubmitButton, useSchemaForm } from './form';
 

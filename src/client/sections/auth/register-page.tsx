@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants';
-import { PASSWORD_MIN, RegisterBody, USERNAME_MAX, USERNAME_MIN } from '#shared/schemas/auth';
-import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame';
-import { register, useSessionStarted } from '#client/features/auth/api';
+import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants.ts';
+import { PASSWORD_MIN, RegisterBody, USERNAME_MAX, USERNAME_MIN } from '#shared/schemas/auth.ts';
+import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame.tsx';
+import { register, useSessionStarted } from '#client/features/auth/api.ts';
 import { AuthCard } from './auth-layout';
 import { CheckboxField, PasswordField, SubmitButton, TextField, useSchemaForm } from './form';
 

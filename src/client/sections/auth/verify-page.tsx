@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { VerifyBody } from '#shared/schemas/auth';
-import { currentUserKey, useCurrentUser } from '#client/features/app/api';
-import { authKeys, resendVerification, verify } from '#client/features/auth/api';
-import { ApiError } from '#client/lib/api';
-import { openLoginModal } from '#client/lib/dialogs';
+import { VerifyBody } from '#shared/schemas/auth.ts';
+import { currentUserKey, useCurrentUser } from '#client/features/app/api.ts';
+import { authKeys, resendVerification, verify } from '#client/features/auth/api.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { openLoginModal } from '#client/lib/dialogs.ts';
 import { AuthCard, AuthStatus } from './auth-layout';
 
 /**

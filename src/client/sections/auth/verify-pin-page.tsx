@@ -2,12 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { PIN_LENGTH } from '#shared/constants';
-import { PinField } from '#shared/schemas/auth';
-import { currentUserKey, useCurrentUser } from '#client/features/app/api';
-import { accountKeys } from '#client/features/account/api';
-import { verify } from '#client/features/auth/api';
-import { openLoginModal } from '#client/lib/dialogs';
+import { PIN_LENGTH } from '#shared/constants.ts';
+import { PinField } from '#shared/schemas/auth.ts';
+import { currentUserKey, useCurrentUser } from '#client/features/app/api.ts';
+import { accountKeys } from '#client/features/account/api.ts';
+import { verify } from '#client/features/auth/api.ts';
+import { openLoginModal } from '#client/lib/dialogs.ts';
 import { AuthCard } from './auth-layout';
 import { SubmitButton, TextField, useSchemaForm } from './form';
 

@@ -4,11 +4,11 @@
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { BookmarkButton } from '#client/components/bookmark-button';
-import { bookmarkQuery, toProfileItem } from '#client/features/directory/api';
-import { openProfile } from '#client/features/directory/profile-modal-store';
-import { removeBookmark, useBookmarks } from '#client/lib/bookmarks';
-import { confirm } from '#client/lib/dialogs';
+import { BookmarkButton } from '#client/components/bookmark-button.tsx';
+import { bookmarkQuery, toProfileItem } from '#client/features/directory/api.ts';
+import { openProfile } from '#client/features/directory/profile-modal-store.ts';
+import { removeBookmark, useBookmarks } from '#client/lib/bookmarks.ts';
+import { confirm } from '#client/lib/dialogs.ts';
 import { ProfileCard } from './profile-card';
 
 export function BookmarksPage() {

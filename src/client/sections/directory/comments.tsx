@@ -3,15 +3,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { COMMENT_MAX_CHARS } from '#shared/schemas/comments';
-import type { Profile } from '#shared/schemas/directory';
-import { formatAgo } from '#shared/views/format';
-import { editHref } from '#shared/views/profile-view';
+import { COMMENT_MAX_CHARS } from '#shared/schemas/comments.ts';
+import type { Profile } from '#shared/schemas/directory.ts';
+import { formatAgo } from '#shared/views/format.ts';
+import { editHref } from '#shared/views/profile-view.tsx';
 import { Link } from 'react-router';
-import { InlineSpinner } from '#client/components/spinner';
-import { useCurrentUser } from '#client/features/app/api';
-import { deleteComment, directoryKeys, postComment, useComments } from '#client/features/directory/api';
-import { confirm, openLoginModal } from '#client/lib/dialogs';
+import { InlineSpinner } from '#client/components/spinner.tsx';
+import { useCurrentUser } from '#client/features/app/api.ts';
+import { deleteComment, directoryKeys, postComment, useComments } from '#client/features/directory/api.ts';
+import { confirm, openLoginModal } from '#client/lib/dialogs.ts';
 
 export function Comments({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation('directory');

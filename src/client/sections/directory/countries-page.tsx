@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { CATEGORIES, type Category } from '#shared/constants';
-import { useCountries } from '#client/features/directory/api';
-import { countryName } from '#client/lib/format';
+import { CATEGORIES, type Category } from '#shared/constants.ts';
+import { useCountries } from '#client/features/directory/api.ts';
+import { countryName } from '#client/lib/format.ts';
 
 const isCategory = (value: string | null): value is Category =>
   !!value && (CATEGORIES as readonly string[]).includes(value);

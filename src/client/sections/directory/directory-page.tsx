@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { CATEGORIES, type Category } from '#shared/constants';
-import { listingSource, normalizeFilter, useNavigation, type Navigation } from '#client/features/directory/api';
-import { useDocumentTitle } from '#client/lib/document-title';
-import { countryName } from '#client/lib/format';
-import { rememberCountry } from '#client/lib/last-country';
+import { CATEGORIES, type Category } from '#shared/constants.ts';
+import { listingSource, normalizeFilter, useNavigation, type Navigation } from '#client/features/directory/api.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { countryName } from '#client/lib/format.ts';
+import { rememberCountry } from '#client/lib/last-country.ts';
 import { ProfileList } from './profile-list';
 
 /** City chips shown before "show all": keeps the list's trigger near the top on phones. */

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { CATEGORIES } from '#shared/constants';
-import { useCountries } from '#client/features/directory/api';
-import { countryName } from '#client/lib/format';
+import { CATEGORIES } from '#shared/constants.ts';
+import { useCountries } from '#client/features/directory/api.ts';
+import { countryName } from '#client/lib/format.ts';
 
 const TOP_COUNTRIES = 12;
 

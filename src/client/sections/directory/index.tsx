@@ -1,8 +1,8 @@
 // Entry of the lazy "directory" section: the public screens.
-import type { Category } from '#shared/constants';
-import { CATEGORIES } from '#shared/constants';
-import type { SectionProps } from '#client/app/sections';
-import { ComingSoon } from '#client/components/coming-soon';
+import type { Category } from '#shared/constants.ts';
+import { CATEGORIES } from '#shared/constants.ts';
+import type { SectionProps } from '#client/app/sections.ts';
+import { ComingSoon } from '#client/components/coming-soon.tsx';
 import { BookmarksPage } from './bookmarks-page';
 import { CountriesPage } from './countries-page';
 import { DirectoryPage } from './directory-page';

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { nearbySource } from '#client/features/directory/api';
+import { nearbySource } from '#client/features/directory/api.ts';
 import { ProfileList } from './profile-list';
 
 type Geo =

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useAppConfig } from '#client/features/app/api';
+import { useAppConfig } from '#client/features/app/api.ts';
 
 export function NotFoundPage() {
   const { t } = useTranslation();

@@ -1,11 +1,11 @@
 import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { ProfileItem } from '#shared/schemas/directory';
-import { locationLabel } from '#shared/views/format';
-import { VerifiedBadge } from '#shared/views/verified-badge';
-import { secondaryName } from '#client/lib/format';
-import { observeImpression } from '#client/lib/impressions';
+import type { ProfileItem } from '#shared/schemas/directory.ts';
+import { locationLabel } from '#shared/views/format.ts';
+import { VerifiedBadge } from '#shared/views/verified-badge.tsx';
+import { secondaryName } from '#client/lib/format.ts';
+import { observeImpression } from '#client/lib/impressions.ts';
 
 export function ProfileCard({
   item,

@@ -4,13 +4,13 @@
 import { useCallback, useState, type MouseEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { Profile } from '#shared/schemas/directory';
-import { ProfileView, type LinkRenderer, type Translate } from '#shared/views/profile-view';
-import { BookmarkButton } from '#client/components/bookmark-button';
-import { GalleryViewer } from '#client/components/gallery';
-import { ShareBar } from '#client/components/share-bar';
-import { revealPhone } from '#client/features/directory/api';
-import { profileShareUrl } from '#client/lib/share';
+import type { Profile } from '#shared/schemas/directory.ts';
+import { ProfileView, type LinkRenderer, type Translate } from '#shared/views/profile-view.tsx';
+import { BookmarkButton } from '#client/components/bookmark-button.tsx';
+import { GalleryViewer } from '#client/components/gallery.tsx';
+import { ShareBar } from '#client/components/share-bar.tsx';
+import { revealPhone } from '#client/features/directory/api.ts';
+import { profileShareUrl } from '#client/lib/share.ts';
 import { Comments } from './comments';
 import { ReportProfile } from './report-form';
 

@@ -1,10 +1,10 @@
 import { hashKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { preloadProfileModal } from '#client/components/profile-modal-host';
-import { InlineSpinner } from '#client/components/spinner';
-import { useProfilePages, type DirectoryPage, type ProfileListSource } from '#client/features/directory/api';
-import { openProfile, type ProfileListContext } from '#client/features/directory/profile-modal-store';
+import { preloadProfileModal } from '#client/components/profile-modal-host.tsx';
+import { InlineSpinner } from '#client/components/spinner.tsx';
+import { useProfilePages, type DirectoryPage, type ProfileListSource } from '#client/features/directory/api.ts';
+import { openProfile, type ProfileListContext } from '#client/features/directory/profile-modal-store.ts';
 import { ProfileCard } from './profile-card';
 import { useInfiniteTrigger } from './use-infinite-trigger';
 

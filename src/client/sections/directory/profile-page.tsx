@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import { HANDLE_PARAM } from '#client/app/route-paths';
-import { BackButton } from '#client/components/back-button';
-import { useProfile, type ProfileRef } from '#client/features/directory/api';
-import { useDocumentTitle } from '#client/lib/document-title';
-import { NOT_FOUND_PATH } from '#client/lib/navigation';
+import { HANDLE_PARAM } from '#client/app/route-paths.ts';
+import { BackButton } from '#client/components/back-button.tsx';
+import { useProfile, type ProfileRef } from '#client/features/directory/api.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { NOT_FOUND_PATH } from '#client/lib/navigation.ts';
 import { ProfileDetails } from './profile-details';
 
 function useProfileRef(byName: boolean): ProfileRef | null {

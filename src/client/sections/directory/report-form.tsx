@@ -3,10 +3,10 @@
 // admin queue.
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FEEDBACK_REASONS, URGENT_FEEDBACK_REASONS } from '#shared/constants';
-import type { Profile } from '#shared/schemas/directory';
-import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame';
-import { sendFeedback, type FeedbackReason } from '#client/features/directory/api';
+import { FEEDBACK_REASONS, URGENT_FEEDBACK_REASONS } from '#shared/constants.ts';
+import type { Profile } from '#shared/schemas/directory.ts';
+import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame.tsx';
+import { sendFeedback, type FeedbackReason } from '#client/features/directory/api.ts';
 
 const isUrgent = (reason: FeedbackReason) => URGENT_FEEDBACK_REASONS.includes(reason);
 

@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { SEARCH_MIN_CHARS } from '#shared/constants';
-import { searchSource, type DirectoryPage } from '#client/features/directory/api';
-import { useDocumentTitle } from '#client/lib/document-title';
+import { SEARCH_MIN_CHARS } from '#shared/constants.ts';
+import { searchSource, type DirectoryPage } from '#client/features/directory/api.ts';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { ProfileList } from './profile-list';
 
 /** /search?q=: the results of the main search box, paged like a listing. */

@@ -3,7 +3,7 @@
 // hook only reports sightings, and after a reset (a first-page reload) ignores them for 250 ms so
 // the still-visible trigger of the emptied list cannot skip ahead.
 import { useCallback, useEffect, useRef } from 'react';
-import { INFINITE_SCROLL_REARM_MS } from '#shared/constants';
+import { INFINITE_SCROLL_REARM_MS } from '#shared/constants.ts';
 
 export interface InfiniteTriggerOptions {
   /** Changing it re-arms after INFINITE_SCROLL_REARM_MS. */

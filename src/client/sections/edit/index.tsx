@@ -1,7 +1,7 @@
 // Entry of the lazy "edit" section. Its screens are not built yet: each route shows a
 // translated "coming soon" screen titled like the route.
-import type { SectionProps } from '#client/app/sections';
-import { ComingSoon } from '#client/components/coming-soon';
+import type { SectionProps } from '#client/app/sections.ts';
+import { ComingSoon } from '#client/components/coming-soon.tsx';
 
 export function EditSection({ route }: SectionProps) {
   return <ComingSoon route={route} />;

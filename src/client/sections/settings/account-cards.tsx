@@ -2,9 +2,9 @@
 // the shared schema of its call; the server's answer is a notice (the API client shows it).
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '#shared/schemas/auth';
-import { ChangeEmailBody, ChangeMobileBody, ChangePasswordBody, ChangeUsernameBody } from '#shared/schemas/account';
-import { currentUserKey } from '#client/features/app/api';
+import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '#shared/schemas/auth.ts';
+import { ChangeEmailBody, ChangeMobileBody, ChangePasswordBody, ChangeUsernameBody } from '#shared/schemas/account.ts';
+import { currentUserKey } from '#client/features/app/api.ts';
 import {
   accountKeys,
   changeEmail,
@@ -12,9 +12,9 @@ import {
   changePassword,
   changeUsername,
   type AccountView,
-} from '#client/features/account/api';
-import { resendVerification } from '#client/features/auth/api';
-import { PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/sections/auth/form';
+} from '#client/features/account/api.ts';
+import { resendVerification } from '#client/features/auth/api.ts';
+import { PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/sections/auth/form.tsx';
 import { Current, SettingsCard, StatusBadge } from './settings-card';
 
 function useRefreshAccount(id: number) {

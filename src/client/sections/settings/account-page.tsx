@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { useCurrentUser } from '#client/features/app/api';
-import { useAccount } from '#client/features/account/api';
-import { ApiError } from '#client/lib/api';
-import { openLoginModal } from '#client/lib/dialogs';
-import { formatDate } from '#client/lib/format';
+import { useCurrentUser } from '#client/features/app/api.ts';
+import { useAccount } from '#client/features/account/api.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { openLoginModal } from '#client/lib/dialogs.ts';
+import { formatDate } from '#client/lib/format.ts';
 import { DeleteCard } from './delete-card';
 import { EmailCard, MobileCard, PasswordCard, UsernameCard } from './account-cards';
 import { LinkedAccountsCard } from './linked-accounts-card';

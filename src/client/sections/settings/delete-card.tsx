@@ -2,12 +2,12 @@
 // password; the data is removed within 14 days.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ACCOUNT_PURGE_DAYS } from '#shared/constants';
-import { DeleteAccountBody } from '#shared/schemas/account';
-import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame';
-import { deleteAccount, type AccountView } from '#client/features/account/api';
-import { useSessionEnded } from '#client/features/auth/api';
-import { PasswordField, SubmitButton, useSchemaForm } from '#client/sections/auth/form';
+import { ACCOUNT_PURGE_DAYS } from '#shared/constants.ts';
+import { DeleteAccountBody } from '#shared/schemas/account.ts';
+import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame.tsx';
+import { deleteAccount, type AccountView } from '#client/features/account/api.ts';
+import { useSessionEnded } from '#client/features/auth/api.ts';
+import { PasswordField, SubmitButton, useSchemaForm } from '#client/sections/auth/form.tsx';
 import { SettingsCard } from './settings-card';
 
 export function DeleteCard({ account, isSelf, asAdmin }: { account: AccountView; isSelf: boolean; asAdmin: boolean }) {

@@ -1,7 +1,7 @@
 // Entry of the lazy "settings" section: the account screen /edit/account/{id} (spec section 2,
 // "Account items: email, mobile, password, username, delete account"; docs/decisions/0100).
-import type { SectionProps } from '#client/app/sections';
-import { ComingSoon } from '#client/components/coming-soon';
+import type { SectionProps } from '#client/app/sections.ts';
+import { ComingSoon } from '#client/components/coming-soon.tsx';
 import { AccountPage } from './account-page';
 import './settings.css';
 

@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConnectBody } from '#shared/schemas/auth';
+import { ConnectBody } from '#shared/schemas/auth.ts';
 import {
   authKeys,
   connectAccount,
@@ -11,10 +11,10 @@ import {
   unlinkAccount,
   useLinkedAccounts,
   type LinkedAccount,
-} from '#client/features/auth/api';
-import { ApiError } from '#client/lib/api';
-import { confirm } from '#client/lib/dialogs';
-import { PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/sections/auth/form';
+} from '#client/features/auth/api.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { confirm } from '#client/lib/dialogs.ts';
+import { PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/sections/auth/form.tsx';
 import { SettingsCard } from './settings-card';
 
 const nameOf = (account: LinkedAccount) => account.screen_name || account.username;

@@ -47,7 +47,10 @@ export async function lockDuePurge(tx: Tx, id: number, now: Date): Promise<boole
 }
 
 export async function filesOf(db: Conn, id: number): Promise<{ public: string[]; private: string[] }> {
-  const rows = await db.select({ key: media.storageKey, variants: media.variants }).from(media).where(eq(media.userId, id));
+  const rows = await db
+    .select({ key: media.storageKey, variants: media.variants })
+    .from(media)
+    .where(eq(media.userId, id));
   const ids = await db
     .select({ key: verificationRequests.photoIdKey })
     .from(verificationRequests)

@@ -2,9 +2,9 @@
 // must own {id} or be an admin (checked by the route guard); email, password and deletion ask for
 // the current password of whoever is signed in.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notification, type NotificationBody } from '#shared/api/errors';
-import { ACCOUNT_PURGE_DAYS } from '#shared/constants';
-import type { AccountView } from '#shared/schemas/account';
+import { notification, type NotificationBody } from '#shared/api/errors.ts';
+import { ACCOUNT_PURGE_DAYS } from '#shared/constants.ts';
+import type { AccountView } from '#shared/schemas/account.ts';
 import type { AppContext } from '../../context';
 import { notFound, ValidationError } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
@@ -48,10 +48,14 @@ export async function changeEmail(
 ): Promise<NotificationBody> {
   await auth.reauthenticate(ctx, actor, currentPassword);
   const account = await liveAccount(ctx, id);
-  if (account.email.toLowerCase() === email) throw ValidationError.field('email', 'This is already the email address of the account.');
-  if (await auth.isEmailTaken(ctx, email, id)) throw ValidationError.field('email', 'This email address is already registered.');
+  if (account.email.toLowerCase() === email)
+    throw ValidationError.field('email', 'This is already the email address of the account.');
+  if (await auth.isEmailTaken(ctx, email, id))
+    throw ValidationError.field('email', 'This email address is already registered.');
   await auth.sendEmailChangeLink(ctx, request.log, account, email);
-  return notification(`We sent a link to ${email}. The address of the account changes when the link is opened.`, { icon: 'info' });
+  return notification(`We sent a link to ${email}. The address of the account changes when the link is opened.`, {
+    icon: 'info',
+  });
 }
 
 export async function changeMobile(ctx: AppContext, id: number, mobile: string): Promise<NotificationBody> {
@@ -71,10 +75,16 @@ export async function changePassword(
   return auth.changePassword(ctx, request, actor, id, currentPassword, password);
 }
 
-export async function changeUsername(ctx: AppContext, actor: SessionUser, id: number, username: string): Promise<NotificationBody> {
+export async function changeUsername(
+  ctx: AppContext,
+  actor: SessionUser,
+  id: number,
+  username: string,
+): Promise<NotificationBody> {
   const account = await liveAccount(ctx, id);
   if (account.username === username) return notification('The username is unchanged.', { icon: 'info' });
-  if (await auth.isUsernameTaken(ctx, username, id)) throw ValidationError.field('username', 'This username is already taken.');
+  if (await auth.isUsernameTaken(ctx, username, id))
+    throw ValidationError.field('username', 'This username is already taken.');
   await ctx.db.transaction(async (tx) => {
     await repo.updateUsername(tx, id, username);
     await auth.audit(tx, actor.id, 'account.username_changed', id, { from: account.username, to: username });
@@ -101,8 +111,11 @@ export async function deleteAccount(
   });
   if (actor.id === id) auth.clearSessionCookies(reply, ctx);
   await auth.notifyAccountDeleted(ctx, request.log, account);
-  return notification(`The account is deleted and its profile hidden. All its data will be removed within ${ACCOUNT_PURGE_DAYS} days.`, {
-    icon: 'success',
-    path: actor.id === id ? '/' : `/admin/users`,
-  });
+  return notification(
+    `The account is deleted and its profile hidden. All its data will be removed within ${ACCOUNT_PURGE_DAYS} days.`,
+    {
+      icon: 'success',
+      path: actor.id === id ? '/' : `/admin/users`,
+    },
+  );
 }

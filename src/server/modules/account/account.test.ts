@@ -55,7 +55,12 @@ describe('GET /account/{id}', () => {
     const { account, session } = await advertiser();
     const res = await call(session, `/api/account/${account.id}`, undefined, 'GET');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ user_id: account.id, email: account.email, username: account.username, email_verified: true });
+    expect(res.json().data).toMatchObject({
+      user_id: account.id,
+      email: account.email,
+      username: account.username,
+      email_verified: true,
+    });
     expect(JSON.stringify(res.json())).not.toMatch(/password|hash/i);
     const other = await advertiser();
     expect((await call(other.session, `/api/account/${account.id}`, undefined, 'GET')).statusCode).toBe(403);
@@ -69,11 +74,17 @@ describe('change email', () => {
   it('needs the current password, mails the new address and switches only when its link is opened', async () => {
     const { account, session } = await advertiser();
     const newEmail = `moved${seq++}@example.test`;
-    const wrong = await call(session, `/api/account/${account.id}/email`, { email: newEmail, current_password: 'not my password' });
+    const wrong = await call(session, `/api/account/${account.id}/email`, {
+      email: newEmail,
+      current_password: 'not my password',
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.current_password).toBeDefined();
 
-    const res = await call(session, `/api/account/${account.id}/email`, { email: newEmail.toUpperCase(), current_password: PASSWORD });
+    const res = await call(session, `/api/account/${account.id}/email`, {
+      email: newEmail.toUpperCase(),
+      current_password: PASSWORD,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ type: 'notification' });
     const view = await call(session, `/api/account/${account.id}`, undefined, 'GET');
@@ -95,7 +106,10 @@ describe('change email', () => {
   it('refuses an address another account uses', async () => {
     const { account, session } = await advertiser();
     const other = await advertiser();
-    const res = await call(session, `/api/account/${account.id}/email`, { email: other.account.email, current_password: PASSWORD });
+    const res = await call(session, `/api/account/${account.id}/email`, {
+      email: other.account.email,
+      current_password: PASSWORD,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.email).toEqual(['This email address is already registered.']);
   });
@@ -142,7 +156,8 @@ describe('change mobile with a PIN', () => {
     const pin = /\b(\d{6})\b/.exec(smsTo(mobile)[0].text)![1];
     const wrongPin = pin === '000000' ? '111111' : '000000';
     const codes = [];
-    for (let i = 0; i < 6; i++) codes.push((await call(session, '/api/auth/verify', { type: 'pin', target: hash, pin: wrongPin })).statusCode);
+    for (let i = 0; i < 6; i++)
+      codes.push((await call(session, '/api/auth/verify', { type: 'pin', target: hash, pin: wrongPin })).statusCode);
     expect(codes).toEqual([422, 422, 422, 422, 422, 429]);
     const blocked = await call(session, '/api/auth/verify', { type: 'pin', target: hash, pin });
     expect(blocked.statusCode).toBe(429);
@@ -157,7 +172,11 @@ describe('change mobile with a PIN', () => {
   it('limits the texts an account can ask for', async () => {
     const { account, session } = await advertiser();
     const codes = [];
-    for (let i = 0; i < 6; i++) codes.push((await call(session, `/api/account/${account.id}/mobile`, { mobile: `+4415${String(1000000 + i)}` })).statusCode);
+    for (let i = 0; i < 6; i++)
+      codes.push(
+        (await call(session, `/api/account/${account.id}/mobile`, { mobile: `+4415${String(1000000 + i)}` }))
+          .statusCode,
+      );
     expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
@@ -165,7 +184,10 @@ describe('change mobile with a PIN', () => {
 describe('password and username', () => {
   it('changes the password after re-authentication', async () => {
     const { account, session } = await advertiser();
-    const res = await call(session, `/api/account/${account.id}/password`, { current_password: PASSWORD, password: 'another fine passphrase' });
+    const res = await call(session, `/api/account/${account.id}/password`, {
+      current_password: PASSWORD,
+      password: 'another fine passphrase',
+    });
     expect(res.statusCode, res.body).toBe(200);
     await signIn(t.app, account.email, 'another fine passphrase', addr());
     const same = await call(session, `/api/account/${account.id}/password`, {
@@ -178,7 +200,9 @@ describe('password and username', () => {
   it('changes the username when free, and writes the audit log', async () => {
     const { account, session } = await advertiser();
     const other = await advertiser();
-    const taken = await call(session, `/api/account/${account.id}/username`, { username: other.account.username.toUpperCase() });
+    const taken = await call(session, `/api/account/${account.id}/username`, {
+      username: other.account.username.toUpperCase(),
+    });
     expect(taken.statusCode).toBe(422);
     const name = `renamed_${seq++}`;
     const res = await call(session, `/api/account/${account.id}/username`, { username: name });
@@ -199,10 +223,15 @@ describe('password and username', () => {
   it("refuses another advertiser's account with 403, but lets an admin act with the admin's password", async () => {
     const victim = await advertiser();
     const attacker = await advertiser();
-    const res = await call(attacker.session, `/api/account/${victim.account.id}/password`, { current_password: PASSWORD, password: 'owned by attacker!' });
+    const res = await call(attacker.session, `/api/account/${victim.account.id}/password`, {
+      current_password: PASSWORD,
+      password: 'owned by attacker!',
+    });
     expect(res.statusCode).toBe(403);
     const admin = await advertiser('admin');
-    const byAdmin = await call(admin.session, `/api/account/${victim.account.id}/username`, { username: `by_admin_${seq++}` });
+    const byAdmin = await call(admin.session, `/api/account/${victim.account.id}/username`, {
+      username: `by_admin_${seq++}`,
+    });
     expect(byAdmin.statusCode).toBe(200);
   });
 });
@@ -241,13 +270,20 @@ describe('delete and purge', () => {
     expect(await t.ctx.db.select().from(sessions).where(eq(sessions.accountId, account.id))).toHaveLength(0);
     expect((await call(null, `/api/getProfile/${account.id}`, undefined, 'GET')).statusCode).toBe(404);
     // Deleted accounts cannot sign in, nor be switched to.
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { login: account.email, password: PASSWORD }, remoteAddress: addr() });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { login: account.email, password: PASSWORD },
+      remoteAddress: addr(),
+    });
     expect(login.statusCode).toBe(422);
     expect((await call(other.session, '/api/auth/switch', { user_id: account.id })).statusCode).toBe(403);
     await smtp.next(account.email, /account was deleted/i);
 
     // Not yet: the purge waits for purge_after.
-    expect((await purgeDeletedAccounts(t.ctx, new Date(Date.now() + 13 * 86_400_000))).purged).not.toContain(account.id);
+    expect((await purgeDeletedAccounts(t.ctx, new Date(Date.now() + 13 * 86_400_000))).purged).not.toContain(
+      account.id,
+    );
     const result = await purgeDeletedAccounts(t.ctx, new Date(Date.now() + 14 * 86_400_000 + 60_000));
     expect(result.purged).toContain(account.id);
     expect(result.failed).toEqual([]);
@@ -257,19 +293,37 @@ describe('delete and purge', () => {
     expect(await t.ctx.db.select().from(media).where(eq(media.userId, account.id))).toHaveLength(0);
     expect(await t.ctx.media.get('public', `u/${account.id}/avatar.webp`)).toBeNull();
     expect(await t.ctx.media.get('public', `u/${account.id}/avatar-320.webp`)).toBeNull();
-    expect(await t.ctx.db.select().from(accountLinks).where(eq(accountLinks.accountId, other.account.id))).toHaveLength(0);
+    expect(await t.ctx.db.select().from(accountLinks).where(eq(accountLinks.accountId, other.account.id))).toHaveLength(
+      0,
+    );
     // A second run finds nothing left to do.
-    expect((await purgeDeletedAccounts(t.ctx, new Date(Date.now() + 15 * 86_400_000))).purged).not.toContain(account.id);
+    expect((await purgeDeletedAccounts(t.ctx, new Date(Date.now() + 15 * 86_400_000))).purged).not.toContain(
+      account.id,
+    );
   });
 
   it('keeps an anonymous tombstone when payments point at the account', async () => {
     const { account, session } = await advertiser();
-    await t.ctx.db.insert(payments).values({ userId: account.id, method: 'card', provider: 'sandbox', amount: 1000, currency: 'EUR', status: 'succeeded' });
-    expect((await call(session, `/api/account/${account.id}/delete`, { current_password: PASSWORD })).statusCode).toBe(200);
+    await t.ctx.db.insert(payments).values({
+      userId: account.id,
+      method: 'card',
+      provider: 'sandbox',
+      amount: 1000,
+      currency: 'EUR',
+      status: 'succeeded',
+    });
+    expect((await call(session, `/api/account/${account.id}/delete`, { current_password: PASSWORD })).statusCode).toBe(
+      200,
+    );
     const result = await purgeDeletedAccounts(t.ctx, new Date(Date.now() + 15 * 86_400_000));
     expect(result.anonymized).toContain(account.id);
     const [row] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, account.id));
-    expect(row).toMatchObject({ email: `deleted-${account.id}@deleted.invalid`, username: `deleted-${account.id}`, mobile: null, purgeAfter: null });
+    expect(row).toMatchObject({
+      email: `deleted-${account.id}@deleted.invalid`,
+      username: `deleted-${account.id}`,
+      mobile: null,
+      purgeAfter: null,
+    });
     expect(await t.ctx.db.select().from(profiles).where(eq(profiles.userId, account.id))).toHaveLength(0);
     expect(await t.ctx.db.select().from(payments).where(eq(payments.userId, account.id))).toHaveLength(1);
   });

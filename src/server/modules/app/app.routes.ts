@@ -8,12 +8,16 @@ import * as auth from '../auth/auth.service';
 import { signedIn } from '../auth/guards';
 
 export const appRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.post('/app/getData/:x', { onRequest: signedIn, schema: { params: z.object({ x: z.string().max(50) }) } }, async (req) => {
-    const user = requireUser(req);
-    // The shell refetches this every 10 minutes, so it counts as a ping too.
-    await auth.touchLastSeen(ctx, user.id);
-    return auth.currentUser(ctx, user.id);
-  });
+  app.post(
+    '/app/getData/:x',
+    { onRequest: signedIn, schema: { params: z.object({ x: z.string().max(50) }) } },
+    async (req) => {
+      const user = requireUser(req);
+      // The shell refetches this every 10 minutes, so it counts as a ping too.
+      await auth.touchLastSeen(ctx, user.id);
+      return auth.currentUser(ctx, user.id);
+    },
+  );
 
   app.post('/app/ping', { onRequest: signedIn }, async (req) => {
     const user = requireUser(req);

@@ -20,12 +20,17 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   const dir = outboxDir(ctx.env);
 
   app.get('/dev/outbox', async (_req, reply) => {
-    const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json') && FILE.test(f)).sort().reverse();
+    const files = (await fs.readdir(dir).catch(() => [] as string[]))
+      .filter((f) => f.endsWith('.json') && FILE.test(f))
+      .sort()
+      .reverse();
     const items = await Promise.all(
       files.slice(0, 200).map(async (f) => {
         const m = JSON.parse(await fs.readFile(path.join(dir, f), 'utf8')) as Record<string, string>;
         const title = f.startsWith('sms-') ? `SMS to ${m.to}` : `${m.subject} — to ${m.to}`;
-        const raw = f.startsWith('mail-') ? ` · <a href="/dev/outbox/${f.replace(/\.json$/, '.eml')}">raw .eml</a>` : '';
+        const raw = f.startsWith('mail-')
+          ? ` · <a href="/dev/outbox/${f.replace(/\.json$/, '.eml')}">raw .eml</a>`
+          : '';
         return `<li><h3>${escapeHtml(title)}</h3><small>${escapeHtml(m.date ?? '')} · <a href="/dev/outbox/${f}">json</a>${raw}</small><pre>${linkify(m.text ?? '')}</pre></li>`;
       }),
     );
@@ -33,13 +38,19 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(`<!doctype html><meta charset="utf-8"><title>Outbox</title><h1>Outbox (${files.length})</h1><p>${escapeHtml(dir)}</p>${body}`);
+      .send(
+        `<!doctype html><meta charset="utf-8"><title>Outbox</title><h1>Outbox (${files.length})</h1><p>${escapeHtml(dir)}</p>${body}`,
+      );
   });
 
-  app.get('/dev/outbox/:file', { schema: { params: z.object({ file: z.string().regex(FILE) }) } }, async (req, reply) => {
-    const data = await fs.readFile(path.join(dir, req.params.file)).catch(() => null);
-    if (!data) return reply.code(404).send({ message: 'Not found.' });
-    const type = req.params.file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
-    return reply.type(type).header('cache-control', 'no-store').send(data);
-  });
+  app.get(
+    '/dev/outbox/:file',
+    { schema: { params: z.object({ file: z.string().regex(FILE) }) } },
+    async (req, reply) => {
+      const data = await fs.readFile(path.join(dir, req.params.file)).catch(() => null);
+      if (!data) return reply.code(404).send({ message: 'Not found.' });
+      const type = req.params.file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
+      return reply.type(type).header('cache-control', 'no-store').send(data);
+    },
+  );
 };

@@ -18,7 +18,13 @@ describe('/dev/outbox', () => {
     const reg = await dev.app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { email: 'dev@example.test', username: 'dev_user', password: 'a long dev password', date_of_birth: '1991-02-03', terms: true },
+      payload: {
+        email: 'dev@example.test',
+        username: 'dev_user',
+        password: 'a long dev password',
+        date_of_birth: '1991-02-03',
+        terms: true,
+      },
     });
     expect(reg.statusCode, reg.body).toBe(200);
     // Development cookies are not Secure (plain http on localhost).

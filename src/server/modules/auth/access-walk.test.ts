@@ -98,14 +98,19 @@ beforeAll(async () => {
   people.owner = (await createAdvertiser(t.ctx)).account.id;
   people.stranger = (await createAdvertiser(t.ctx)).account.id;
   people.admin = (await createAdvertiser(t.ctx, { role: 'admin' })).account.id;
-  routes = registeredRoutes(t.app.printRoutes({ commonPrefix: false })).filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD');
+  routes = registeredRoutes(t.app.printRoutes({ commonPrefix: false })).filter(
+    (r) => r.url.startsWith('/api/') && r.method !== 'HEAD',
+  );
 });
 afterAll(() => t.close());
 
 type Caller = 'visitor' | keyof typeof people;
 
 function urlFor(url: string, rule: Rule) {
-  return url.replace(/:(\w+)/g, (_m, name: string) => rule.params?.[name] ?? (name === 'id' ? String(people.owner) : 'x'));
+  return url.replace(
+    /:(\w+)/g,
+    (_m, name: string) => rule.params?.[name] ?? (name === 'id' ? String(people.owner) : 'x'),
+  );
 }
 
 async function callAs(caller: Caller, method: string, url: string, rule: Rule) {
@@ -132,7 +137,8 @@ function expected(access: Access, caller: Caller): 'allowed' | 401 | 403 {
 describe('access walk over every /api route', () => {
   it('finds the routes (the parser agrees with the router)', () => {
     expect(routes.length).toBeGreaterThan(20);
-    for (const r of routes) expect(t.app.hasRoute({ method: r.method as HTTPMethods, url: r.url }), `${r.method} ${r.url}`).toBe(true);
+    for (const r of routes)
+      expect(t.app.hasRoute({ method: r.method as HTTPMethods, url: r.url }), `${r.method} ${r.url}`).toBe(true);
   });
 
   it('every route has a line in the table, and every line a route', () => {

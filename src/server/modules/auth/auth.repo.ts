@@ -11,7 +11,9 @@ export type TokenRow = typeof authTokens.$inferSelect;
 export async function findAccountByLogin(db: Conn, login: string): Promise<AccountRow | undefined> {
   const value = login.trim().toLowerCase();
   // Usernames cannot contain "@", so the two never collide.
-  const where = value.includes('@') ? sql`lower(${accounts.email}) = ${value}` : sql`lower(${accounts.username}) = ${value}`;
+  const where = value.includes('@')
+    ? sql`lower(${accounts.email}) = ${value}`
+    : sql`lower(${accounts.username}) = ${value}`;
   const [row] = await db.select().from(accounts).where(where).limit(1);
   return row;
 }
@@ -41,7 +43,14 @@ export async function usernameTaken(db: Conn, username: string, exceptId = 0): P
 
 export async function insertAccountWithProfile(
   tx: Tx,
-  values: { email: string; username: string; passwordHash: string; dateOfBirth: string; termsAcceptedAt: Date; language: string },
+  values: {
+    email: string;
+    username: string;
+    passwordHash: string;
+    dateOfBirth: string;
+    termsAcceptedAt: Date;
+    language: string;
+  },
 ): Promise<AccountRow> {
   const [account] = await tx.insert(accounts).values(values).returning();
   // Every account owns one profile ad; it stays unlisted until the profile is complete.
@@ -49,7 +58,11 @@ export async function insertAccountWithProfile(
   return account;
 }
 
-export async function updateAccount(db: Conn, id: number, values: Partial<typeof accounts.$inferInsert>): Promise<void> {
+export async function updateAccount(
+  db: Conn,
+  id: number,
+  values: Partial<typeof accounts.$inferInsert>,
+): Promise<void> {
   await db.update(accounts).set(values).where(eq(accounts.id, id));
 }
 
@@ -103,11 +116,23 @@ export async function countFailedAttempt(db: Conn, id: number, maxAttempts: numb
     .where(eq(authTokens.id, id));
 }
 
-export async function openToken(db: Conn, accountId: number, purpose: TokenPurpose, now: Date): Promise<TokenRow | undefined> {
+export async function openToken(
+  db: Conn,
+  accountId: number,
+  purpose: TokenPurpose,
+  now: Date,
+): Promise<TokenRow | undefined> {
   const [row] = await db
     .select()
     .from(authTokens)
-    .where(and(eq(authTokens.accountId, accountId), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(authTokens.accountId, accountId),
+        eq(authTokens.purpose, purpose),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, now),
+      ),
+    )
     .orderBy(sql`${authTokens.id} desc`)
     .limit(1);
   return row;
@@ -191,11 +216,22 @@ export async function touchLastSeen(db: Conn, id: number, now: Date): Promise<bo
   const rows = await db
     .update(accounts)
     .set({ lastSeenAt: now })
-    .where(and(eq(accounts.id, id), or(isNull(accounts.lastSeenAt), lt(accounts.lastSeenAt, new Date(now.getTime() - 60_000)))))
+    .where(
+      and(
+        eq(accounts.id, id),
+        or(isNull(accounts.lastSeenAt), lt(accounts.lastSeenAt, new Date(now.getTime() - 60_000))),
+      ),
+    )
     .returning({ id: accounts.id });
   return rows.length === 1;
 }
 
-export async function audit(db: Conn, actorId: number | null, action: string, targetUserId: number | null, data: Record<string, unknown> = {}) {
+export async function audit(
+  db: Conn,
+  actorId: number | null,
+  action: string,
+  targetUserId: number | null,
+  data: Record<string, unknown> = {},
+) {
   await db.insert(auditLog).values({ actorId, action, targetUserId, data });
 }

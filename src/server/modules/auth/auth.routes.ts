@@ -11,7 +11,7 @@ import {
   SetNewPasswordBody,
   SwitchBody,
   VerifyBody,
-} from '#shared/schemas/auth';
+} from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
 import * as service from './auth.service';
@@ -22,21 +22,31 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     if (request.method !== 'GET' && request.method !== 'HEAD') await sameOriginJson(request, reply);
   });
 
-  app.post('/auth/register', { schema: { body: RegisterBody } }, async (req, reply) => service.register(ctx, req, reply, req.body));
+  app.post('/auth/register', { schema: { body: RegisterBody } }, async (req, reply) =>
+    service.register(ctx, req, reply, req.body),
+  );
 
-  app.post('/auth/login', { schema: { body: LoginBody } }, async (req, reply) => service.login(ctx, req, reply, req.body));
+  app.post('/auth/login', { schema: { body: LoginBody } }, async (req, reply) =>
+    service.login(ctx, req, reply, req.body),
+  );
 
   app.post('/auth/logout', async (req, reply) => service.logout(ctx, req, reply));
 
   app.post('/auth/verify', { schema: { body: VerifyBody } }, async (req) =>
-    req.body.type === 'email' ? service.verifyEmailLink(ctx, req.log, req.body.target) : service.verifyPin(ctx, req, req.body.target, req.body.pin),
+    req.body.type === 'email'
+      ? service.verifyEmailLink(ctx, req.log, req.body.target)
+      : service.verifyPin(ctx, req, req.body.target, req.body.pin),
   );
 
   app.post('/auth/resendVerification', { onRequest: signedIn }, async (req) => service.resendVerification(ctx, req));
 
-  app.post('/auth/forgotPassword', { schema: { body: ForgotPasswordBody } }, async (req) => service.forgotPassword(ctx, req, req.body.email));
+  app.post('/auth/forgotPassword', { schema: { body: ForgotPasswordBody } }, async (req) =>
+    service.forgotPassword(ctx, req, req.body.email),
+  );
 
-  app.post('/recover', { schema: { body: RecoverBody } }, async (req) => service.checkRecoverLink(ctx, req.body.id, req.body.hash));
+  app.post('/recover', { schema: { body: RecoverBody } }, async (req) =>
+    service.checkRecoverLink(ctx, req.body.id, req.body.hash),
+  );
 
   app.post('/auth/resetPassword', { schema: { body: ResetPasswordBody } }, async (req) =>
     service.resetPassword(ctx, req, req.body.id, req.body.hash, req.body.password),
@@ -47,13 +57,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     return service.changePassword(ctx, req, user, user.id, req.body.current_password, req.body.password);
   });
 
-  app.post('/auth/connect', { onRequest: signedIn, schema: { body: ConnectBody } }, async (req) => service.connect(ctx, req, req.body));
+  app.post('/auth/connect', { onRequest: signedIn, schema: { body: ConnectBody } }, async (req) =>
+    service.connect(ctx, req, req.body),
+  );
 
   app.post('/auth/switch', { onRequest: signedIn, schema: { body: SwitchBody } }, async (req, reply) =>
     service.switchAccount(ctx, req, reply, req.body.user_id),
   );
 
-  app.post('/auth/unlink', { onRequest: signedIn, schema: { body: SwitchBody } }, async (req) => service.unlink(ctx, req, req.body.user_id));
+  app.post('/auth/unlink', { onRequest: signedIn, schema: { body: SwitchBody } }, async (req) =>
+    service.unlink(ctx, req, req.body.user_id),
+  );
 
   app.get('/auth/links', { onRequest: signedIn }, async (req) => service.listLinks(ctx, requireUser(req).id));
 };

@@ -1,9 +1,9 @@
 // Account access: register, sign in and out, verification links and PINs, password recovery,
 // re-authentication, linked accounts. Routes stay thin; other modules call these functions.
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { notification, type NotificationBody } from '#shared/api/errors';
-import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants';
-import { ageOn, type CurrentUser, type LinkedAccount, type RegisterBody } from '#shared/schemas/auth';
+import { notification, type NotificationBody } from '#shared/api/errors.ts';
+import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants.ts';
+import { ageOn, type CurrentUser, type LinkedAccount, type RegisterBody } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { forbidden, notFound, unauthenticated, ValidationError } from '../../lib/errors';
@@ -21,7 +21,16 @@ import {
   destroySession,
   setSessionCookies,
 } from './sessions';
-import { PIN_MAX_ATTEMPTS, randomPin, randomSecret, safeEqualHex, splitRef, TOKEN_TTL_MS, tokenMac, type TokenPurpose } from './tokens';
+import {
+  PIN_MAX_ATTEMPTS,
+  randomPin,
+  randomSecret,
+  safeEqualHex,
+  splitRef,
+  TOKEN_TTL_MS,
+  tokenMac,
+  type TokenPurpose,
+} from './tokens';
 
 export type { AccountRow } from './auth.repo';
 
@@ -65,7 +74,13 @@ export async function touchLastSeen(ctx: AppContext, id: number): Promise<boolea
   return repo.touchLastSeen(ctx.db, id, ctx.now());
 }
 
-async function startSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, accountId: number, db: Db | Tx = ctx.db) {
+async function startSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  accountId: number,
+  db: Db | Tx = ctx.db,
+) {
   const session = await createSession(ctx, accountId, request, db);
   setSessionCookies(reply, ctx, session);
 }
@@ -83,7 +98,13 @@ function assertPasswordAllowed(password: string, who: { username?: string; email
 
 // ---------------------------------------------------------------- one-time links
 
-async function issueLink(ctx: AppContext, db: Db | Tx, accountId: number, purpose: TokenPurpose, target: string | null) {
+async function issueLink(
+  ctx: AppContext,
+  db: Db | Tx,
+  accountId: number,
+  purpose: TokenPurpose,
+  target: string | null,
+) {
   const now = ctx.now();
   const secret = randomSecret();
   await repo.retireTokens(db, accountId, [purpose], now);
@@ -106,7 +127,11 @@ async function tokenOfLink(ctx: AppContext, id: number, secret: string, purposes
 
 const isLive = (token: repo.TokenRow, now: Date) => !token.usedAt && token.expiresAt > now;
 
-export async function sendEmailVerification(ctx: AppContext, log: FastifyBaseLogger, account: repo.AccountRow): Promise<void> {
+export async function sendEmailVerification(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  account: repo.AccountRow,
+): Promise<void> {
   const link = await issueLink(ctx, ctx.db, account.id, 'email_verify', account.email);
   await deliver(ctx, log, mails.verifyEmail(ctx, account.email, account.username, link.ref));
 }
@@ -119,7 +144,8 @@ export async function register(ctx: AppContext, request: FastifyRequest, reply: 
   const problem = passwordProblem(body.password, body);
   if (problem) errors.password = [problem];
   // The shared schema checks the age with the browser's clock; the server's clock decides.
-  if (ageOn(body.date_of_birth, ctx.now()) < MIN_AGE) errors.date_of_birth = [`You must be at least ${MIN_AGE} years old to register.`];
+  if (ageOn(body.date_of_birth, ctx.now()) < MIN_AGE)
+    errors.date_of_birth = [`You must be at least ${MIN_AGE} years old to register.`];
   if (await repo.emailTaken(ctx.db, body.email)) errors.email = ['This email address is already registered.'];
   if (await repo.usernameTaken(ctx.db, body.username)) errors.username = ['This username is already taken.'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -142,7 +168,10 @@ export async function register(ctx: AppContext, request: FastifyRequest, reply: 
     });
   } catch (err) {
     // Two registrations racing for the same name: the unique index decides.
-    if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505') {
+    if (
+      (err as { code?: string; cause?: { code?: string } }).code === '23505' ||
+      (err as { cause?: { code?: string } }).cause?.code === '23505'
+    ) {
       throw ValidationError.field('email', 'This email address or username is already registered.');
     }
     throw err;
@@ -160,7 +189,9 @@ async function checkCredentials(ctx: AppContext, request: FastifyRequest, login:
     [LIMITS.loginAccount, accountKey],
     [LIMITS.loginAddress, address],
   ]);
-  const ok = account ? await verifyPassword(account.passwordHash, password) : (await verifyPassword(await dummyPasswordHash(), password), false);
+  const ok = account
+    ? await verifyPassword(account.passwordHash, password)
+    : (await verifyPassword(await dummyPasswordHash(), password), false);
   if (!account || !ok || account.status === 'deleted') {
     await recordHits(ctx, [
       [LIMITS.loginAccount, accountKey],
@@ -173,7 +204,12 @@ async function checkCredentials(ctx: AppContext, request: FastifyRequest, login:
   return account;
 }
 
-export async function login(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, body: { login: string; password: string }) {
+export async function login(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: { login: string; password: string },
+) {
   const account = await checkCredentials(ctx, request, body.login, body.password);
   // A new session at every sign-in (no fixation); a session the browser still had is ended.
   if (request.user) await destroySession(ctx.db, request.user.sessionId);
@@ -189,7 +225,11 @@ export async function logout(ctx: AppContext, request: FastifyRequest, reply: Fa
 
 // ---------------------------------------------------------------- verification
 
-export async function verifyEmailLink(ctx: AppContext, log: FastifyBaseLogger, target: string): Promise<NotificationBody> {
+export async function verifyEmailLink(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  target: string,
+): Promise<NotificationBody> {
   const parts = splitRef(target);
   const token = parts ? await tokenOfLink(ctx, parts.id, parts.secret, ['email_verify', 'email_change']) : undefined;
   if (!token) throw ValidationError.field('target', INVALID_LINK);
@@ -215,18 +255,26 @@ export async function verifyEmailLink(ctx: AppContext, log: FastifyBaseLogger, t
   const newEmail = token.target;
   const oldEmail = account.email;
   await ctx.db.transaction(async (tx) => {
-    if (await repo.emailTaken(tx, newEmail, account.id)) throw ValidationError.field('email', 'This email address is already registered.');
+    if (await repo.emailTaken(tx, newEmail, account.id))
+      throw ValidationError.field('email', 'This email address is already registered.');
     if (!(await repo.consumeToken(tx, token.id, now))) throw ValidationError.field('target', INVALID_LINK);
     await repo.updateAccount(tx, account.id, { email: newEmail, emailVerifiedAt: now });
     await repo.retireTokens(tx, account.id, ['email_verify', 'password_reset'], now);
     await repo.audit(tx, account.id, 'account.email_changed', account.id);
   });
   await deliver(ctx, log, mails.emailChanged(oldEmail, account.username));
-  return notification('Thank you, your new email address is confirmed.', { icon: 'success', path: `/edit/account/${account.id}` });
+  return notification('Thank you, your new email address is confirmed.', {
+    icon: 'success',
+    path: `/edit/account/${account.id}`,
+  });
 }
 
 /** Issues a PIN for a new mobile number and texts it; the answer sends the browser to /verify/pin/{hash}. */
-export async function requestMobilePin(ctx: AppContext, accountId: number, mobile: string): Promise<{ ref: string; path: string }> {
+export async function requestMobilePin(
+  ctx: AppContext,
+  accountId: number,
+  mobile: string,
+): Promise<{ ref: string; path: string }> {
   await consume(ctx, [[LIMITS.smsAccount, accountId]]);
   const now = ctx.now();
   const pin = randomPin();
@@ -292,14 +340,18 @@ export async function verifyPin(
   }
   const mobile = token.target;
   await ctx.db.transaction(async (tx) => {
-    if (!(await repo.consumeToken(tx, token.id, now))) throw ValidationError.field('pin', 'This code has expired. Please request a new one.');
+    if (!(await repo.consumeToken(tx, token.id, now)))
+      throw ValidationError.field('pin', 'This code has expired. Please request a new one.');
     await repo.updateAccount(tx, user.id, { mobile, mobileVerifiedAt: now });
     await repo.audit(tx, user.id, 'account.mobile_changed', user.id);
   });
   await resetLimit(ctx, LIMITS.pinAccount, user.id);
   const account = await repo.findAccountById(ctx.db, user.id);
   if (account) await deliver(ctx, request.log, mails.mobileChanged(account.email, account.username));
-  return notification('Thank you, your mobile number is confirmed.', { icon: 'success', path: `/edit/account/${user.id}` });
+  return notification('Thank you, your mobile number is confirmed.', {
+    icon: 'success',
+    path: `/edit/account/${user.id}`,
+  });
 }
 
 export async function resendVerification(ctx: AppContext, request: FastifyRequest): Promise<NotificationBody> {
@@ -318,7 +370,11 @@ export async function resendVerification(ctx: AppContext, request: FastifyReques
 const FORGOT_ANSWER =
   'If an account exists for this address, we have sent it a link to choose a new password. The link is valid for one hour.';
 
-export async function forgotPassword(ctx: AppContext, request: FastifyRequest, email: string): Promise<NotificationBody> {
+export async function forgotPassword(
+  ctx: AppContext,
+  request: FastifyRequest,
+  email: string,
+): Promise<NotificationBody> {
   // Limits count every request, known address or not, so a 429 tells nothing about the account.
   await consume(ctx, [
     [LIMITS.forgotAddress, addressOf(request)],
@@ -352,7 +408,13 @@ export async function checkRecoverLink(ctx: AppContext, id: number, hash: string
   return { data: { valid: true as const, expires_at: token.expiresAt.toISOString() } };
 }
 
-export async function resetPassword(ctx: AppContext, request: FastifyRequest, id: number, hash: string, password: string) {
+export async function resetPassword(
+  ctx: AppContext,
+  request: FastifyRequest,
+  id: number,
+  hash: string,
+  password: string,
+) {
   const token = await liveResetToken(ctx, id, hash);
   const account = await repo.findAccountById(ctx.db, token.accountId);
   if (!account || account.status === 'deleted') throw ValidationError.field('hash', INVALID_LINK);
@@ -370,13 +432,21 @@ export async function resetPassword(ctx: AppContext, request: FastifyRequest, id
   });
   await resetLimit(ctx, LIMITS.loginAccount, `id:${account.id}`);
   await deliver(ctx, request.log, mails.passwordChanged(account.email, account.username));
-  return notification('Your password has been changed. You can sign in with it now.', { icon: 'success', path: '/login' });
+  return notification('Your password has been changed. You can sign in with it now.', {
+    icon: 'success',
+    path: '/login',
+  });
 }
 
 // ---------------------------------------------------------------- re-authentication and password change
 
 /** The signed-in user proves it is still them (ASVS 2.1.? / 3.7.1) before sensitive changes. */
-export async function reauthenticate(ctx: AppContext, actor: SessionUser, password: string, field = 'current_password'): Promise<void> {
+export async function reauthenticate(
+  ctx: AppContext,
+  actor: SessionUser,
+  password: string,
+  field = 'current_password',
+): Promise<void> {
   await checkLimits(ctx, [[LIMITS.reauthAccount, actor.id]]);
   const row = await repo.findAccountById(ctx.db, actor.id);
   const ok = row ? await verifyPassword(row.passwordHash, password) : false;
@@ -444,7 +514,8 @@ export async function unlink(ctx: AppContext, request: FastifyRequest, otherId: 
 export async function switchAccount(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, targetId: number) {
   const user = request.user;
   if (!user) throw unauthenticated();
-  if (!(await repo.isLinked(ctx.db, user.id, targetId))) throw forbidden('You can only switch to an account you have connected.');
+  if (!(await repo.isLinked(ctx.db, user.id, targetId)))
+    throw forbidden('You can only switch to an account you have connected.');
   const target = await repo.findAccountById(ctx.db, targetId);
   if (!target || target.status !== 'active') throw forbidden('That account cannot be used.');
   await ctx.db.transaction(async (tx) => {
@@ -458,11 +529,18 @@ export async function switchAccount(ctx: AppContext, request: FastifyRequest, re
 // ---------------------------------------------------------------- used by the account module
 
 export const findAccount = (ctx: AppContext, id: number) => repo.findAccountById(ctx.db, id);
-export const isEmailTaken = (ctx: AppContext, email: string, exceptId?: number) => repo.emailTaken(ctx.db, email, exceptId);
-export const isUsernameTaken = (ctx: AppContext, username: string, exceptId?: number) => repo.usernameTaken(ctx.db, username, exceptId);
+export const isEmailTaken = (ctx: AppContext, email: string, exceptId?: number) =>
+  repo.emailTaken(ctx.db, email, exceptId);
+export const isUsernameTaken = (ctx: AppContext, username: string, exceptId?: number) =>
+  repo.usernameTaken(ctx.db, username, exceptId);
 export const audit = repo.audit;
 
-export async function sendEmailChangeLink(ctx: AppContext, log: FastifyBaseLogger, account: repo.AccountRow, newEmail: string) {
+export async function sendEmailChangeLink(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  account: repo.AccountRow,
+  newEmail: string,
+) {
   await consume(ctx, [[LIMITS.mailAccount, account.id]]);
   const link = await issueLink(ctx, ctx.db, account.id, 'email_change', newEmail);
   await deliver(ctx, log, mails.changeEmail(ctx, newEmail, account.username, link.ref));
@@ -475,11 +553,18 @@ export async function endAllSessions(db: Db | Tx, accountId: number): Promise<vo
 
 export { clearSessionCookies };
 
-export async function notifyAccountDeleted(ctx: AppContext, log: FastifyBaseLogger, account: repo.AccountRow): Promise<void> {
+export async function notifyAccountDeleted(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  account: repo.AccountRow,
+): Promise<void> {
   await deliver(ctx, log, mails.accountDeleted(account.email, account.username, ACCOUNT_PURGE_DAYS));
 }
 
 /** Periodic clean-up for the worker: expired sessions, and links and PINs dead for over a week. */
-export async function cleanupAuthData(ctx: AppContext, now: Date = ctx.now()): Promise<{ sessions: number; tokens: number }> {
+export async function cleanupAuthData(
+  ctx: AppContext,
+  now: Date = ctx.now(),
+): Promise<{ sessions: number; tokens: number }> {
   return { sessions: await deleteExpiredSessions(ctx.db, now), tokens: await repo.deleteStaleTokens(ctx.db, now) };
 }

@@ -30,7 +30,13 @@ const addr = () => `10.0.${Math.floor(seq / 250)}.${(seq++ % 250) + 1}`;
 
 function newUser() {
   const n = `${Date.now().toString(36)}${seq++}`;
-  return { email: `u${n}@example.test`, username: `user_${n}`, password: PASSWORD, date_of_birth: '1990-05-17', terms: true };
+  return {
+    email: `u${n}@example.test`,
+    username: `user_${n}`,
+    password: PASSWORD,
+    date_of_birth: '1990-05-17',
+    terms: true,
+  };
 }
 
 const post = (url: string, payload: object, extra: Record<string, unknown> = {}) =>
@@ -113,14 +119,22 @@ describe('register', () => {
     expect(young.json().errors.date_of_birth[0]).toMatch(/at least 18/);
     const short = await post('/api/auth/register', { ...newUser(), password: 'short' });
     expect(short.json().errors.password[0]).toMatch(/at least 8/);
-    const common = await post('/api/auth/register', { ...newUser(), password: 'Password123' }, { remoteAddress: addr() });
+    const common = await post(
+      '/api/auth/register',
+      { ...newUser(), password: 'Password123' },
+      { remoteAddress: addr() },
+    );
     expect(common.statusCode).toBe(422);
     expect(common.json().errors.password[0]).toMatch(/too common/);
     const terms = await post('/api/auth/register', { ...newUser(), terms: false });
     expect(terms.json().errors.terms[0]).toMatch(/accept the terms/);
 
     const { user } = await register();
-    const again = await post('/api/auth/register', { ...newUser(), email: user.email.toUpperCase(), username: user.username.toUpperCase() }, { remoteAddress: addr() });
+    const again = await post(
+      '/api/auth/register',
+      { ...newUser(), email: user.email.toUpperCase(), username: user.username.toUpperCase() },
+      { remoteAddress: addr() },
+    );
     expect(again.statusCode).toBe(422);
     expect(again.json().errors).toMatchObject({
       email: ['This email address is already registered.'],
@@ -133,7 +147,11 @@ describe('register', () => {
 describe('login and logout', () => {
   it('signs in by email or username, rotates the session, and signs out', async () => {
     const { user, id, session: first } = await register();
-    const byName = await post('/api/auth/login', { login: user.username.toUpperCase(), password: PASSWORD }, { ...first });
+    const byName = await post(
+      '/api/auth/login',
+      { login: user.username.toUpperCase(), password: PASSWORD },
+      { ...first },
+    );
     expect(byName.statusCode, byName.body).toBe(200);
     const second = sessionFromResponse(byName);
     expect(second.cookies.sid).not.toBe(first.cookies.sid);
@@ -155,8 +173,16 @@ describe('login and logout', () => {
 
   it('answers the same for an unknown account and a wrong password', async () => {
     const { user } = await register();
-    const wrong = await post('/api/auth/login', { login: user.email, password: 'not the password' }, { remoteAddress: addr() });
-    const unknown = await post('/api/auth/login', { login: 'nobody@example.test', password: 'not the password' }, { remoteAddress: addr() });
+    const wrong = await post(
+      '/api/auth/login',
+      { login: user.email, password: 'not the password' },
+      { remoteAddress: addr() },
+    );
+    const unknown = await post(
+      '/api/auth/login',
+      { login: 'nobody@example.test', password: 'not the password' },
+      { remoteAddress: addr() },
+    );
     expect(wrong.statusCode).toBe(422);
     expect(unknown.statusCode).toBe(422);
     expect(wrong.json()).toEqual(unknown.json());
@@ -165,7 +191,11 @@ describe('login and logout', () => {
   it('stops brute force on one account with 429, from any address, and lets the owner in after the window', async () => {
     const { user, id } = await register();
     for (let i = 0; i < 5; i++) {
-      const res = await post('/api/auth/login', { login: user.username, password: `wrong-${i}` }, { remoteAddress: addr() });
+      const res = await post(
+        '/api/auth/login',
+        { login: user.username, password: `wrong-${i}` },
+        { remoteAddress: addr() },
+      );
       expect(res.statusCode).toBe(422);
     }
     // The right password from a fresh address: the account is locked for the window anyway.
@@ -175,18 +205,30 @@ describe('login and logout', () => {
     // The client (or a script) is told when to come back.
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     await t.ctx.limiter.reset(`login:acct:id:${id}`);
-    expect((await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() })).statusCode).toBe(200);
+    expect(
+      (await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() })).statusCode,
+    ).toBe(200);
   });
 
   it('stops one address trying many accounts with 429', async () => {
     const address = addr();
     let last = 0;
     for (let i = 0; i < 21; i++) {
-      last = (await post('/api/auth/login', { login: `guess${i}@example.test`, password: 'password1234' }, { remoteAddress: address })).statusCode;
+      last = (
+        await post(
+          '/api/auth/login',
+          { login: `guess${i}@example.test`, password: 'password1234' },
+          { remoteAddress: address },
+        )
+      ).statusCode;
     }
     expect(last).toBe(429);
     // Another address is not affected.
-    const other = await post('/api/auth/login', { login: 'guess@example.test', password: 'password1234' }, { remoteAddress: addr() });
+    const other = await post(
+      '/api/auth/login',
+      { login: 'guess@example.test', password: 'password1234' },
+      { remoteAddress: addr() },
+    );
     expect(other.statusCode).toBe(422);
   });
 
@@ -194,7 +236,10 @@ describe('login and logout', () => {
     const passwordHash = await hashPassword(PASSWORD);
     const { account } = await createAdvertiser(t.ctx, { passwordHash });
     await t.ctx.db.update(accounts).set({ status: 'suspended' }).where(eq(accounts.id, account.id));
-    expect((await post('/api/auth/login', { login: account.email, password: 'wrong password' }, { remoteAddress: addr() })).statusCode).toBe(422);
+    expect(
+      (await post('/api/auth/login', { login: account.email, password: 'wrong password' }, { remoteAddress: addr() }))
+        .statusCode,
+    ).toBe(422);
     const res = await post('/api/auth/login', { login: account.email, password: PASSWORD }, { remoteAddress: addr() });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toMatch(/suspended/);
@@ -216,9 +261,17 @@ describe('login and logout', () => {
       payload: JSON.stringify({ login: user.username, password: PASSWORD }),
     });
     expect(text.statusCode).toBe(415);
-    const cross = await post('/api/auth/login', { login: user.username, password: PASSWORD }, { headers: { origin: 'https://evil.example' } });
+    const cross = await post(
+      '/api/auth/login',
+      { login: user.username, password: PASSWORD },
+      { headers: { origin: 'https://evil.example' } },
+    );
     expect(cross.statusCode).toBe(403);
-    const fetchMeta = await post('/api/auth/login', { login: user.username, password: PASSWORD }, { headers: { 'sec-fetch-site': 'cross-site' } });
+    const fetchMeta = await post(
+      '/api/auth/login',
+      { login: user.username, password: PASSWORD },
+      { headers: { 'sec-fetch-site': 'cross-site' } },
+    );
     expect(fetchMeta.statusCode).toBe(403);
     const same = await post(
       '/api/auth/login',
@@ -232,7 +285,12 @@ describe('login and logout', () => {
     const { session } = await register();
     const without = await t.app.inject({ method: 'POST', url: '/api/app/ping', cookies: session.cookies });
     expect(without.statusCode).toBe(403);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/app/ping', cookies: session.cookies, headers: { 'x-csrf-token': 'x'.repeat(43) } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/app/ping',
+      cookies: session.cookies,
+      headers: { 'x-csrf-token': 'x'.repeat(43) },
+    });
     expect(wrong.statusCode).toBe(403);
     const ok = await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session });
     expect(ok.statusCode).toBe(200);
@@ -246,7 +304,11 @@ describe('forgot and reset password', () => {
     const res = await post('/api/auth/forgotPassword', { email: user.email.toUpperCase() }, { remoteAddress: addr() });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ type: 'notification' });
-    const unknown = await post('/api/auth/forgotPassword', { email: 'nobody-here@example.test' }, { remoteAddress: addr() });
+    const unknown = await post(
+      '/api/auth/forgotPassword',
+      { email: 'nobody-here@example.test' },
+      { remoteAddress: addr() },
+    );
     expect(unknown.json()).toEqual(res.json());
 
     const mail = await smtp.next(user.email, /reset your password/i);
@@ -269,7 +331,9 @@ describe('forgot and reset password', () => {
 
     // Every session ended; the old password is refused, the new one works.
     expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...session })).statusCode).toBe(401);
-    expect((await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() })).statusCode).toBe(422);
+    expect(
+      (await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() })).statusCode,
+    ).toBe(422);
     const login = await post('/api/auth/login', { login: user.email, password: NEW }, { remoteAddress: addr() });
     expect(login.statusCode).toBe(200);
     expect(login.json().data).toMatchObject({ user_id: id, email_verified: true });
@@ -299,7 +363,8 @@ describe('forgot and reset password', () => {
   it('limits reset mails per address with 429, whether the account exists or not', async () => {
     const email = `flood${seq++}@example.test`;
     const codes = [];
-    for (let i = 0; i < 4; i++) codes.push((await post('/api/auth/forgotPassword', { email }, { remoteAddress: addr() })).statusCode);
+    for (let i = 0; i < 4; i++)
+      codes.push((await post('/api/auth/forgotPassword', { email }, { remoteAddress: addr() })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429]);
   });
 
@@ -363,18 +428,38 @@ describe('connect and switch', () => {
   it('links an account proven by its password, both ways, and switches without a password', async () => {
     const a = await register();
     const b = await register();
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/connect', payload: { login: b.user.email, password: 'not b password' }, ...a.session });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/connect',
+      payload: { login: b.user.email, password: 'not b password' },
+      ...a.session,
+    });
     expect(wrong.statusCode).toBe(422);
-    const self = await t.app.inject({ method: 'POST', url: '/api/auth/connect', payload: { login: a.user.email, password: PASSWORD }, ...a.session });
+    const self = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/connect',
+      payload: { login: a.user.email, password: PASSWORD },
+      ...a.session,
+    });
     expect(self.statusCode).toBe(422);
 
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/connect', payload: { login: b.user.username, password: PASSWORD }, ...a.session });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/connect',
+      payload: { login: b.user.username, password: PASSWORD },
+      ...a.session,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual([{ user_id: b.id, username: b.user.username, screen_name: null }]);
     const rows = await t.ctx.db.select().from(accountLinks).where(eq(accountLinks.accountId, b.id));
     expect(rows.map((r) => r.linkedAccountId)).toEqual([a.id]);
 
-    const sw = await t.app.inject({ method: 'POST', url: '/api/auth/switch', payload: { user_id: b.id }, ...a.session });
+    const sw = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/switch',
+      payload: { user_id: b.id },
+      ...a.session,
+    });
     expect(sw.statusCode, sw.body).toBe(200);
     expect(sw.json().data.user_id).toBe(b.id);
     const asB = sessionFromResponse(sw);
@@ -392,7 +477,12 @@ describe('connect and switch', () => {
   it('refuses a switch to an account that is not linked', async () => {
     const a = await register();
     const { account: c } = await createAdvertiser(t.ctx);
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/switch', payload: { user_id: c.id }, ...a.session });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/switch',
+      payload: { user_id: c.id },
+      ...a.session,
+    });
     expect(res.statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...a.session })).json().user_id).toBe(a.id);
   });
@@ -407,7 +497,10 @@ describe('online ping', () => {
     expect(second.json().data.recorded).toBe(false);
     const [row] = await t.ctx.db.select({ seen: accounts.lastSeenAt }).from(accounts).where(eq(accounts.id, id));
     expect(Date.now() - row.seen!.getTime()).toBeLessThan(60_000);
-    await t.ctx.db.update(accounts).set({ lastSeenAt: new Date(Date.now() - 61_000) }).where(eq(accounts.id, id));
+    await t.ctx.db
+      .update(accounts)
+      .set({ lastSeenAt: new Date(Date.now() - 61_000) })
+      .where(eq(accounts.id, id));
     expect((await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session })).json().data.recorded).toBe(true);
     expect((await t.app.inject({ method: 'POST', url: '/api/app/ping' })).statusCode).toBe(401);
   });

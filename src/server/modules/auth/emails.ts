@@ -12,7 +12,13 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 function message(to: string, subject: string, lines: string[], link?: { url: string; label: string }): MailMessage {
-  const text = [...lines, ...(link ? ['', `${link.label}: ${link.url}`] : []), '', '-- ', 'This message was sent automatically.'].join('\n');
+  const text = [
+    ...lines,
+    ...(link ? ['', `${link.label}: ${link.url}`] : []),
+    '',
+    '-- ',
+    'This message was sent automatically.',
+  ].join('\n');
   const html = [
     ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
     link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p><p>${escapeHtml(link.url)}</p>` : '',
@@ -33,7 +39,10 @@ export const mails = {
     message(
       to,
       'Confirm your new email address',
-      [`Hello ${username},`, 'you asked to use this address for your account. Open the link below to confirm it; it is valid for 24 hours.'],
+      [
+        `Hello ${username},`,
+        'you asked to use this address for your account. Open the link below to confirm it; it is valid for 24 hours.',
+      ],
       { url: `${publicBase(ctx)}/verify/email/${ref}`, label: 'Confirm my new email address' },
     ),
   emailChangeRequested: (to: string, username: string) =>
@@ -51,7 +60,11 @@ export const mails = {
     message(
       to,
       'Reset your password',
-      [`Hello ${username},`, 'open the link below to choose a new password. It works once and is valid for one hour.', 'If you did not ask for this, ignore this message.'],
+      [
+        `Hello ${username},`,
+        'open the link below to choose a new password. It works once and is valid for one hour.',
+        'If you did not ask for this, ignore this message.',
+      ],
       { url: `${publicBase(ctx)}/recover/${id}/${secret}`, label: 'Choose a new password' },
     ),
   passwordChanged: (to: string, username: string) =>
@@ -60,7 +73,10 @@ export const mails = {
       'the password of your account was changed and every other session was signed out. If this was not you, reset your password now.',
     ]),
   mobileChanged: (to: string, username: string) =>
-    message(to, 'Your mobile number was changed', [`Hello ${username},`, 'a new mobile number was confirmed for your account. If this was not you, contact us at once.']),
+    message(to, 'Your mobile number was changed', [
+      `Hello ${username},`,
+      'a new mobile number was confirmed for your account. If this was not you, contact us at once.',
+    ]),
   accountDeleted: (to: string, username: string, days: number) =>
     message(to, 'Your account was deleted', [
       `Hello ${username},`,

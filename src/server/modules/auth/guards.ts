@@ -39,7 +39,8 @@ export async function sameOriginJson(request: FastifyRequest, _reply: FastifyRep
   } else if (origin === 'null') {
     throw forbiddenCrossSite();
   }
-  const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+  const hasBody =
+    Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
   if (hasBody && !(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
     throw unsupportedType();
   }

@@ -47,7 +47,9 @@ export async function recordHits(ctx: AppContext, hits: Array<[Limit, string | n
 
 /** Counts one use and throws 429 when it goes over the limit (for sends, where every call counts). */
 export async function consume(ctx: AppContext, checks: Array<[Limit, string | number]>): Promise<void> {
-  const counts = await Promise.all(checks.map(([limit, subject]) => ctx.limiter.hit(key(limit, subject), limit.windowMs)));
+  const counts = await Promise.all(
+    checks.map(([limit, subject]) => ctx.limiter.hit(key(limit, subject), limit.windowMs)),
+  );
   const over = counts.map((c, i) => ({ ...c, limit: checks[i][0] })).find((c) => c.count > c.limit.max);
   if (over) throw rateLimited(over.resetInMs);
 }

@@ -26,7 +26,9 @@ export function commonPasswordCount(): number {
 export function passwordProblem(password: string, context: { username?: string; email?: string } = {}): string | null {
   const lower = password.toLowerCase();
   if (commonPasswords().has(lower)) return 'This password is too common. Please choose another one.';
-  const names = [context.username, context.email, context.email?.split('@')[0]].filter((n): n is string => !!n && n.length >= 3);
+  const names = [context.username, context.email, context.email?.split('@')[0]].filter(
+    (n): n is string => !!n && n.length >= 3,
+  );
   if (names.some((n) => lower === n.toLowerCase())) return 'The password may not be your username or email address.';
   return null;
 }

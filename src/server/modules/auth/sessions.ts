@@ -18,7 +18,12 @@ export interface NewSession {
   expiresAt: Date;
 }
 
-export async function createSession(ctx: AppContext, accountId: number, request: FastifyRequest, db: Db | Tx = ctx.db): Promise<NewSession> {
+export async function createSession(
+  ctx: AppContext,
+  accountId: number,
+  request: FastifyRequest,
+  db: Db | Tx = ctx.db,
+): Promise<NewSession> {
   const token = crypto.randomBytes(32).toString('base64url');
   const csrf = crypto.randomBytes(32).toString('base64url');
   const expiresAt = new Date(ctx.now().getTime() + SESSION_TTL_MS);
@@ -63,7 +68,11 @@ export async function destroySession(db: Db | Tx, sessionId: string): Promise<vo
 export async function destroyAccountSessions(db: Db | Tx, accountId: number, exceptSessionId?: string): Promise<void> {
   await db
     .delete(sessions)
-    .where(exceptSessionId ? and(eq(sessions.accountId, accountId), ne(sessions.id, exceptSessionId)) : eq(sessions.accountId, accountId));
+    .where(
+      exceptSessionId
+        ? and(eq(sessions.accountId, accountId), ne(sessions.id, exceptSessionId))
+        : eq(sessions.accountId, accountId),
+    );
 }
 
 export async function deleteExpiredSessions(db: Db, now: Date): Promise<number> {

@@ -42,7 +42,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     async next(to, subject, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const found = messages.find((m) => !taken.has(m) && recipients(m).includes(to.toLowerCase()) && (!subject || subject.test(m.subject ?? '')));
+        const found = messages.find(
+          (m) =>
+            !taken.has(m) && recipients(m).includes(to.toLowerCase()) && (!subject || subject.test(m.subject ?? '')),
+        );
         if (found) {
           taken.add(found);
           return found;

@@ -2,7 +2,7 @@
 // never the secret: a leaked table (without the server secret) neither opens links nor lets PINs be
 // guessed offline.
 import crypto from 'node:crypto';
-import { PIN_LENGTH } from '#shared/constants';
+import { PIN_LENGTH } from '#shared/constants.ts';
 import type { AppContext } from '../../context';
 
 export type TokenPurpose = 'email_verify' | 'password_reset' | 'mobile_pin' | 'email_change';
@@ -20,7 +20,11 @@ export const PIN_MAX_ATTEMPTS = 5;
 /** 256 random bits, URL-safe. */
 export const randomSecret = () => crypto.randomBytes(32).toString('base64url');
 
-export const randomPin = () => crypto.randomInt(0, 10 ** PIN_LENGTH).toString().padStart(PIN_LENGTH, '0');
+export const randomPin = () =>
+  crypto
+    .randomInt(0, 10 ** PIN_LENGTH)
+    .toString()
+    .padStart(PIN_LENGTH, '0');
 
 export function tokenMac(ctx: Pick<AppContext, 'secret'>, purpose: TokenPurpose, accountId: number, secret: string) {
   return crypto.createHmac('sha256', ctx.secret).update(`${purpose}:${accountId}:${secret}`).digest('hex');

@@ -1,8 +1,8 @@
 // GET /api/comments/{profileId}?page, POST /api/comments/{profileId} {body} (signed in),
 // POST /api/comments/delete/{commentId} (the profile's owner or an admin).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PageQuery } from '#shared/schemas/directory';
-import { CommentBody, CommentIdParams, CommentParams } from '#shared/schemas/comments';
+import { PageQuery } from '#shared/schemas/directory.ts';
+import { CommentBody, CommentIdParams, CommentParams } from '#shared/schemas/comments.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
 import { signedIn } from '../auth/guards';

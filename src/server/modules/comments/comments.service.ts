@@ -1,6 +1,6 @@
 // Comments on a profile (DESIGN.md "Other screens"): anyone reads the comments of a listed profile
 // whose owner has comments on; signed-in users post; the profile's owner and admins delete.
-import { COMMENTS_PAGE_SIZE, type Comment, type CommentsPage } from '#shared/schemas/comments';
+import { COMMENTS_PAGE_SIZE, type Comment, type CommentsPage } from '#shared/schemas/comments.ts';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';

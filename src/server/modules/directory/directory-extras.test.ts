@@ -14,7 +14,11 @@ beforeAll(async () => {
   const mk = async (key: string, o: Parameters<typeof createAdvertiser>[1]) => {
     ids[key] = (await createAdvertiser(t.ctx, o)).account.id;
   };
-  await mk('zoe', { screenName: 'Zoë Laurent', heading: 'Elegant dinner companion', services: ['dinner_date', 'massage'] });
+  await mk('zoe', {
+    screenName: 'Zoë Laurent',
+    heading: 'Elegant dinner companion',
+    services: ['dinner_date', 'massage'],
+  });
   await mk('anja', { screenName: 'Anja', heading: 'Berlin nights', city: BERLIN, gender: 'trans' });
   await mk('max', { screenName: 'Maximilian', heading: 'Gentleman', city: MANCHESTER, gender: 'male' });
   await mk('hiddenzoe', { screenName: 'Zoe Hidden', adStatus: 'hidden' });
@@ -94,7 +98,12 @@ describe('impressions, views and phone reveals', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/directory/impressions',
-      payload: { impressions: { '/escorts/united-kingdom': [ids.zoe, ids.max, ids.zoe], '/search?q=zoe': [ids.zoe, ids.hiddenzoe, 999999] } },
+      payload: {
+        impressions: {
+          '/escorts/united-kingdom': [ids.zoe, ids.max, ids.zoe],
+          '/search?q=zoe': [ids.zoe, ids.hiddenzoe, 999999],
+        },
+      },
     });
     expect(res.json()).toEqual({ counted: 2 });
     expect(await stats(ids.zoe)).toEqual([{ impressions: 1, views: 0, phone_reveals: 0 }]);
@@ -135,7 +144,11 @@ describe('setFeedback', () => {
 
   it('refuses a report without a reason and writes nothing', async () => {
     const before = await queryRows<{ n: number }>(t.ctx.db, sql`select count(*)::int as n from feedback`);
-    const res = await t.app.inject({ method: 'POST', url: '/api/directory/setFeedback', payload: { data: { message: 'x' } } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/setFeedback',
+      payload: { data: { message: 'x' } },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors['data.reason']).toEqual(["Reason can't be blank!"]);
     const after = await queryRows<{ n: number }>(t.ctx.db, sql`select count(*)::int as n from feedback`);
@@ -156,7 +169,11 @@ describe('rate limits', () => {
   it('stops a flood of reports from one address with 429 {message}', async () => {
     let last;
     for (let i = 0; i < 11; i++) {
-      last = await t.app.inject({ method: 'POST', url: '/api/directory/setFeedback', payload: { data: { reason: 'spam' } } });
+      last = await t.app.inject({
+        method: 'POST',
+        url: '/api/directory/setFeedback',
+        payload: { data: { reason: 'spam' } },
+      });
       if (last.statusCode === 429) break;
     }
     expect(last?.statusCode).toBe(429);

@@ -1,5 +1,5 @@
 // Rows never go out raw: these decide what the public sees of a profile.
-import type { Profile, ProfileItem } from '#shared/schemas/directory';
+import type { Profile, ProfileItem } from '#shared/schemas/directory.ts';
 import type { MediaStore } from '../../lib/media-store';
 import type { ListingRow, ProfileRow } from './directory.repo';
 

@@ -1,7 +1,7 @@
 // SQL of the public directory. A listing is public when its profile is `listed` (complete, visible,
 // not flagged, account active) and it has not expired. Order: bumped_at desc, then listing id.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Category } from '#shared/constants';
+import type { Category } from '#shared/constants.ts';
 import { queryRows, type Db } from '../../db/client';
 
 export interface ListingRow {
@@ -225,7 +225,13 @@ const searchSelect = sql`
 /** Every group must match: one of its words is a substring of the folded search text. */
 function matchAll(groups: string[][]): SQL {
   return sql.join(
-    groups.map((words) => sql`(${sql.join(words.map((w) => sql`p.search_text like ${like(w)}`), sql` or `)})`),
+    groups.map(
+      (words) =>
+        sql`(${sql.join(
+          words.map((w) => sql`p.search_text like ${like(w)}`),
+          sql` or `,
+        )})`,
+    ),
     sql` and `,
   );
 }
@@ -278,7 +284,9 @@ export async function refreshSearchWords(db: Db) {
       from profiles p, regexp_split_to_table(p.search_text, '[^[:alnum:]]+') as w
       where p.listed and length(w) >= 3
       group by w`);
-    await tx.execute(sql`delete from search_words s where not exists (select 1 from fresh_words f where f.word = s.word)`);
+    await tx.execute(
+      sql`delete from search_words s where not exists (select 1 from fresh_words f where f.word = s.word)`,
+    );
     await tx.execute(sql`
       insert into search_words (word, profiles) select word, profiles from fresh_words
       on conflict (word) do update set profiles = excluded.profiles
@@ -315,7 +323,10 @@ export type StatColumn = 'impressions' | 'views' | 'phone_reveals';
 export async function bumpDailyStat(db: Db, column: StatColumn, profileIds: number[], day: string) {
   if (!profileIds.length) return 0;
   const col = sql.identifier(column);
-  const ids = sql.join(profileIds.map((id) => sql`${id}::int`), sql`, `);
+  const ids = sql.join(
+    profileIds.map((id) => sql`${id}::int`),
+    sql`, `,
+  );
   const rows = await queryRows<{ profile_id: number }>(
     db,
     sql`
@@ -333,7 +344,14 @@ export async function incrementProfileViews(db: Db, profileId: number) {
 
 export async function insertFeedback(
   db: Db,
-  f: { profileId: number | null; reason: string; message: string | null; contact: string | null; priority: number; reporterHash: string },
+  f: {
+    profileId: number | null;
+    reason: string;
+    message: string | null;
+    contact: string | null;
+    priority: number;
+    reporterHash: string;
+  },
 ) {
   const [row] = await queryRows<{ id: number }>(
     db,

@@ -8,7 +8,7 @@ import {
   PageQuery,
   SearchBody,
   type Profile,
-} from '#shared/schemas/directory';
+} from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
 import { requestLanguage } from '../../lib/i18n';
 import { renderProfileHtml } from '../seo/seo.html';
@@ -42,7 +42,13 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     '/getProfile/:id',
     {
       schema: {
-        params: z.object({ id: z.coerce.number().int().positive().max(2 ** 31 - 1) }),
+        params: z.object({
+          id: z.coerce
+            .number()
+            .int()
+            .positive()
+            .max(2 ** 31 - 1),
+        }),
         querystring: ProfileQuery,
       },
     },
@@ -76,7 +82,17 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
 
   app.post(
     '/directory/phoneReveal/:id',
-    { schema: { params: z.object({ id: z.coerce.number().int().positive().max(2 ** 31 - 1) }) } },
+    {
+      schema: {
+        params: z.object({
+          id: z.coerce
+            .number()
+            .int()
+            .positive()
+            .max(2 ** 31 - 1),
+        }),
+      },
+    },
     async (req) => service.recordPhoneReveal(ctx, req.params.id),
   );
 

@@ -1,9 +1,16 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { notification } from '#shared/api/errors';
-import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category } from '#shared/constants';
+import { notification } from '#shared/api/errors.ts';
+import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category } from '#shared/constants.ts';
 import type { z } from 'zod';
-import type { DirectoryFilter, DirectoryPage, FeedbackBody, Navigation, NearbyBody, Profile } from '#shared/schemas/directory';
+import type {
+  DirectoryFilter,
+  DirectoryPage,
+  FeedbackBody,
+  Navigation,
+  NearbyBody,
+  Profile,
+} from '#shared/schemas/directory.ts';
 import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
@@ -175,7 +182,7 @@ export async function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, 
   const rows: Array<{ row: repo.ListingRow; km: number }> = [];
   for (const city of cities) {
     const scope = { countryCode: city.country_code, cityId: city.city_id, category: body.category };
-    for (let cityOffset = 0; rows.length < want; ) {
+    for (let cityOffset = 0; rows.length < want;) {
       const batch = Math.min(200, want - rows.length + 20);
       const found = await repo.findListings(ctx.db, scope, batch, cityOffset);
       for (const row of found) {

@@ -17,7 +17,13 @@ beforeAll(async () => {
   };
   await mk('older', { bumpedAt: minutesAgo(60), gender: 'female', screenName: 'Older Olivia' });
   await mk('newest', { bumpedAt: minutesAgo(1), gender: 'male', screenName: 'Newest Nico' });
-  await mk('middle', { bumpedAt: minutesAgo(30), gender: 'trans', dominatrix: true, city: MANCHESTER, screenName: 'Middle Mia' });
+  await mk('middle', {
+    bumpedAt: minutesAgo(30),
+    gender: 'trans',
+    dominatrix: true,
+    city: MANCHESTER,
+    screenName: 'Middle Mia',
+  });
   await mk('hidden', { bumpedAt: minutesAgo(0), adStatus: 'hidden', screenName: 'Hidden Hanna' });
   await mk('flagged', { bumpedAt: minutesAgo(0), flagged: true, screenName: 'Flagged Fay' });
   await mk('berlin', { bumpedAt: minutesAgo(5), city: BERLIN, screenName: 'Berlin Bea', verified: true });
@@ -60,7 +66,9 @@ describe('getDirectory', () => {
     expect(female.data.map((i: { id: number }) => i.id)).toEqual([ids.older]);
     const dom = (await directory({ category: 'dom', country: 'united-kingdom' })).json();
     expect(dom.data.map((i: { id: number }) => i.id)).toEqual([ids.middle]);
-    const manchester = (await directory({ category: 'escorts', country: 'united-kingdom', place: 'manchester' })).json();
+    const manchester = (
+      await directory({ category: 'escorts', country: 'united-kingdom', place: 'manchester' })
+    ).json();
     expect(manchester.data.map((i: { id: number; on_tour: boolean }) => [i.id, i.on_tour])).toEqual([
       [ids.middle, false],
       [ids.older, true],
@@ -71,7 +79,12 @@ describe('getDirectory', () => {
     const body = (await directory({ country: 'germany' })).json();
     expect(body.data).toHaveLength(1);
     const item = body.data[0];
-    expect(item).toMatchObject({ id: ids.berlin, name: 'Berlin Bea', verified: true, user: { city: 'Berlin', place: null } });
+    expect(item).toMatchObject({
+      id: ids.berlin,
+      name: 'Berlin Bea',
+      verified: true,
+      user: { city: 'Berlin', place: null },
+    });
     expect(JSON.stringify(item)).not.toMatch(/email|password|phone/);
   });
 
@@ -88,7 +101,11 @@ describe('getDirectory', () => {
 
 describe('getNavigation and countries', () => {
   it('gives places with counts and category counts', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/directory/getNavigation', payload: { country: 'united-kingdom' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/getNavigation',
+      payload: { country: 'united-kingdom' },
+    });
     const nav = res.json();
     expect(nav.country).toEqual({ code: 'GB', slug: 'united-kingdom', name: 'United Kingdom' });
     expect(nav.places).toEqual([
@@ -130,7 +147,10 @@ describe('getProfile', () => {
   });
 
   it('stops listing an expired tour', async () => {
-    await t.ctx.db.update(listings).set({ expiresAt: minutesAgo(1) }).where(eq(listings.kind, 'additional'));
+    await t.ctx.db
+      .update(listings)
+      .set({ expiresAt: minutesAgo(1) })
+      .where(eq(listings.kind, 'additional'));
     await refreshCountryPrimary(t.ctx.db);
     const manchester = (await directory({ country: 'united-kingdom', place: 'manchester' })).json();
     expect(manchester.data.map((i: { id: number }) => i.id)).toEqual([ids.middle]);

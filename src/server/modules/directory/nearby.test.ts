@@ -23,9 +23,11 @@ beforeAll(async () => {
     }
   }
   const london: number[] = [];
-  for (let i = 0; i < 3; i++) london.push((await createAdvertiser(t.ctx, { city: LONDON, bumpedAt: at(100 + i) })).account.id);
+  for (let i = 0; i < 3; i++)
+    london.push((await createAdvertiser(t.ctx, { city: LONDON, bumpedAt: at(100 + i) })).account.id);
   const berlin: number[] = [];
-  for (let i = 0; i < 2; i++) berlin.push((await createAdvertiser(t.ctx, { city: BERLIN, bumpedAt: at(200 + i) })).account.id);
+  for (let i = 0; i < 2; i++)
+    berlin.push((await createAdvertiser(t.ctx, { city: BERLIN, bumpedAt: at(200 + i) })).account.id);
   await refreshCountryPrimary(t.ctx.db);
   // From Manchester: its 50 by position, then London's own 3 (the touring 10 are nearer at home), then Berlin.
   expected.push(...manchester, ...london, ...berlin);
@@ -33,7 +35,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const page = async (n: number) =>
-  (await t.app.inject({ method: 'POST', url: `/api/directory/nearby?page=${n}`, payload: { lat: 53.48, lng: -2.24 } })).json();
+  (
+    await t.app.inject({ method: 'POST', url: `/api/directory/nearby?page=${n}`, payload: { lat: 53.48, lng: -2.24 } })
+  ).json();
 
 describe('nearby across pages', () => {
   it('lists every profile once, nearest city first, by position inside a city', async () => {

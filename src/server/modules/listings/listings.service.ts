@@ -31,7 +31,9 @@ export async function refreshCountryPrimary(db: Db | Tx, profileIds?: number[]) 
 
 /** Standard top-up: every listing of the profile moves to position 1 of its place. */
 export async function bumpProfile(db: Db | Tx, profileId: number, at: Date) {
-  await db.execute(sql`update listings set bumped_at = ${at.toISOString()}::timestamptz where profile_id = ${profileId}`);
+  await db.execute(
+    sql`update listings set bumped_at = ${at.toISOString()}::timestamptz where profile_id = ${profileId}`,
+  );
   await refreshCountryPrimary(db, [profileId]);
 }
 

@@ -16,7 +16,11 @@ afterAll(() => t.close());
 
 const ukPage = async () => {
   clearDirectoryCaches(t.ctx);
-  const res = await t.app.inject({ method: 'POST', url: '/api/directory/getDirectory', payload: { country: 'united-kingdom' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/directory/getDirectory',
+    payload: { country: 'united-kingdom' },
+  });
   return res.json().data.map((i: { id: number; on_tour: boolean }) => [i.id, i.on_tour]);
 };
 
@@ -53,7 +57,10 @@ describe('listings and position', () => {
     const after = await ukPage();
     expect(after.filter((r: [number]) => r[0] === c.account.id)).toEqual([[c.account.id, false]]);
     expect(after.at(-1)).toEqual([c.account.id, false]);
-    const left = await queryRows<{ n: number }>(t.ctx.db, sql`select count(*)::int as n from listings where kind = 'additional'`);
+    const left = await queryRows<{ n: number }>(
+      t.ctx.db,
+      sql`select count(*)::int as n from listings where kind = 'additional'`,
+    );
     expect(left[0].n).toBe(0);
   });
 });

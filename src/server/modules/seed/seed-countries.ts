@@ -1,6 +1,6 @@
 // Where demo advertisers live: countries with their calling code, currency and languages, weighted
 // roughly by how busy such directories are there. Big cities get most profiles (see seed.ts).
-import type { Language } from '#shared/constants';
+import type { Language } from '#shared/constants.ts';
 
 export interface SeedCountry {
   code: string;

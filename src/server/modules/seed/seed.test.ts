@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENDERS, SERVICES, SLUG_PATTERN } from '#shared/constants';
+import { GENDERS, SERVICES, SLUG_PATTERN } from '#shared/constants.ts';
 import type { Database } from '../../db/client';
 import { LocalMediaStore } from '../../lib/media-store';
 import { verifyPassword } from '../../lib/password';

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq, inArray, or, sql } from 'drizzle-orm';
-import { RATE_KEYS, SERVICES, WEEKDAYS } from '#shared/constants';
+import { RATE_KEYS, SERVICES, WEEKDAYS } from '#shared/constants.ts';
 import type { Db, Tx } from '../../db/client';
 import { accounts, cities, ledgerAccounts, listings, media, products, profiles } from '../../db/schema';
 import { LocalMediaStore, type MediaStore } from '../../lib/media-store';

@@ -1,8 +1,8 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import type { Language } from '#shared/constants';
-import type { Profile } from '#shared/schemas/directory';
-import { ProfileView } from '#shared/views/profile-view';
+import type { Language } from '#shared/constants.ts';
+import type { Profile } from '#shared/schemas/directory.ts';
+import { ProfileView } from '#shared/views/profile-view.tsx';
 import { translator } from '../../lib/i18n';
 import { renderHead, type PageMeta } from './seo.service';
 

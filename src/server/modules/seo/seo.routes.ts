@@ -5,8 +5,12 @@ import * as seo from './seo.service';
 
 export const seoRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const xml = 'application/xml; charset=utf-8';
-  app.get('/robots.txt', async (req, reply) => reply.type('text/plain; charset=utf-8').send(seo.robots(seo.baseUrl(ctx, req.host))));
-  app.get('/sitemap.xml', async (req, reply) => reply.type(xml).send(await seo.sitemapIndex(ctx, seo.baseUrl(ctx, req.host))));
+  app.get('/robots.txt', async (req, reply) =>
+    reply.type('text/plain; charset=utf-8').send(seo.robots(seo.baseUrl(ctx, req.host))),
+  );
+  app.get('/sitemap.xml', async (req, reply) =>
+    reply.type(xml).send(await seo.sitemapIndex(ctx, seo.baseUrl(ctx, req.host))),
+  );
   app.get('/sitemap-directory.xml', async (req, reply) =>
     reply.type(xml).send(await seo.sitemapDirectory(ctx, seo.baseUrl(ctx, req.host))),
   );

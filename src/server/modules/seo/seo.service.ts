@@ -1,6 +1,6 @@
 // What search engines read: sitemap, robots, and the head and first HTML of public pages, answered
 // before the SPA takes over.
-import { CATEGORIES, LANGUAGES, SLUG_PATTERN, type Category } from '#shared/constants';
+import { CATEGORIES, LANGUAGES, SLUG_PATTERN, type Category } from '#shared/constants.ts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import * as directory from '../directory/directory.service';
@@ -88,7 +88,8 @@ export interface PageMeta {
 function alternates(base: string, path: string) {
   // Language is chosen by host (de.) or ?lang=; each language version of a page is linked.
   const links = LANGUAGES.map(
-    (l) => `<link rel="alternate" hreflang="${l}" href="${escapeXml(base + path + (l === 'en' ? '' : `${path.includes('?') ? '&' : '?'}lang=${l}`))}">`,
+    (l) =>
+      `<link rel="alternate" hreflang="${l}" href="${escapeXml(base + path + (l === 'en' ? '' : `${path.includes('?') ? '&' : '?'}lang=${l}`))}">`,
   );
   links.push(`<link rel="alternate" hreflang="x-default" href="${escapeXml(base + path)}">`);
   return links.join('\n    ');
@@ -154,7 +155,10 @@ export async function pageMeta(
       if (!SLUG_PATTERN.test(country) || (place && !SLUG_PATTERN.test(place))) return null;
       if (!(CATEGORIES as readonly string[]).includes(category)) return null;
       const filter = { category: category as Category, country, place };
-      const [nav, page] = await Promise.all([directory.getNavigation(ctx, filter), directory.getDirectory(ctx, filter, 1)]);
+      const [nav, page] = await Promise.all([
+        directory.getNavigation(ctx, filter),
+        directory.getDirectory(ctx, filter, 1),
+      ]);
       return {
         title: nav.title,
         description: `${nav.counts[category as Category] ?? page.total} profiles. ${SITE_STATEMENT}`,
@@ -173,7 +177,13 @@ export async function pageMeta(
     }
   } catch (err) {
     if (err instanceof AppError && err.statusCode === 404) {
-      return { title: 'Page not found', description: SITE_STATEMENT, canonical: `${base}${clean}`, status: 404, body: '' };
+      return {
+        title: 'Page not found',
+        description: SITE_STATEMENT,
+        canonical: `${base}${clean}`,
+        status: 404,
+        body: '',
+      };
     }
     throw err;
   }
