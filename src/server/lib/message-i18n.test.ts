@@ -60,3 +60,12 @@ describe('server messages in the language of the page', () => {
     expect(translateMessage('A sentence nobody translated.', 'de')).toBe('A sentence nobody translated.');
   });
 });
+
+describe('messages as keys', () => {
+  it('translates a Message by its key and values, in the caller language', async () => {
+    const { translateKey } = await import('./message-i18n');
+    expect(translateKey({ key: 'errors.notFound' }, 'en')).toBe('Not found.');
+    expect(translateKey({ key: 'errors.notFound' }, 'de')).toBe('Nicht gefunden.');
+    expect(translateKey({ key: 'errors.notFound' }, 'pt')).toBe('No encontrado.');
+  });
+});

@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyRequest } from 'fastify';
+import { isMessage, type Message } from '#shared/api/messages.ts';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
-import { requestLanguage } from './i18n';
+import { requestLanguage, serverI18n } from './i18n';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'messages');
 const tables = new Map<string, Record<string, string>>();
@@ -44,19 +45,27 @@ export function callLanguage(request: FastifyRequest): Language {
   return requestLanguage(request);
 }
 
+/** A Message in `lang`, from the `messages` namespace of the shared catalogues. */
+export function translateKey(message: Message, lang: Language): string {
+  return String(serverI18n().getFixedT(lang, 'messages')(message.key, { ...message.params }));
+}
+
+const text = (value: unknown, lang: Language) =>
+  isMessage(value) ? translateKey(value, lang) : typeof value === 'string' ? translateMessage(value, lang) : value;
+
 /** Translates message, title and field errors of a response body in place of a copy. */
 export function translateBody(body: unknown, lang: Language): unknown {
-  if (lang === 'en' || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
   const b = body as Record<string, unknown>;
-  if (typeof b.message !== 'string' && typeof b.title !== 'string' && !b.errors) return body;
+  if (b.message === undefined && b.title === undefined && !b.errors) return body;
   const out: Record<string, unknown> = { ...b };
-  if (typeof b.message === 'string') out.message = translateMessage(b.message, lang);
-  if (typeof b.title === 'string') out.title = translateMessage(b.title, lang);
+  if (b.message !== undefined) out.message = text(b.message, lang);
+  if (b.title !== undefined) out.title = text(b.title, lang);
   if (b.errors && typeof b.errors === 'object') {
     out.errors = Object.fromEntries(
       Object.entries(b.errors as Record<string, unknown>).map(([field, list]) => [
         field,
-        Array.isArray(list) ? list.map((m) => (typeof m === 'string' ? translateMessage(m, lang) : m)) : list,
+        Array.isArray(list) ? list.map((m) => text(m, lang)) : list,
       ]),
     );
   }

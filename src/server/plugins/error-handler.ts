@@ -37,12 +37,12 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.code(422).send({ message: v.message, errors: v.errors });
     }
     if (err instanceof ValidationError) {
-      return reply.code(422).send({ message: err.message, errors: err.errors });
+      return reply.code(422).send({ message: err.text, errors: err.errors });
     }
     if (err instanceof AppError) {
       if (err.statusCode === 401) void reply.clearCookie?.('sid', { path: '/' });
       if (err.retryAfterSeconds) void reply.header('retry-after', String(err.retryAfterSeconds));
-      return reply.code(err.statusCode).send({ message: err.message });
+      return reply.code(err.statusCode).send({ message: err.text });
     }
     const status = err.statusCode ?? 500;
     if (status === 429) return reply.code(429).send({ message: 'Too many attempts. Please try again later.' });

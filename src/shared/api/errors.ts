@@ -1,5 +1,6 @@
 // The wire format of errors (spec section 8) shared by server and client.
 import { z } from 'zod';
+import type { Message } from './messages.ts';
 
 /** 422: heading plus messages per field. */
 export const ValidationErrorBody = z.object({
@@ -30,9 +31,15 @@ export const NotificationBody = z.object({
 });
 export type NotificationBody = z.infer<typeof NotificationBody>;
 
+/** A notification as the server builds it: its texts may still be Messages, translated at the edge. */
+export type NotificationPayload = Omit<NotificationBody, 'message' | 'title'> & {
+  message: string | Message;
+  title?: string | Message;
+};
+
 export function notification(
-  message: string,
-  extra: Omit<NotificationBody, 'type' | 'message'> = {},
-): NotificationBody {
+  message: string | Message,
+  extra: Omit<NotificationPayload, 'type' | 'message'> = {},
+): NotificationPayload {
   return { type: 'notification', message, ...extra };
 }

@@ -2,7 +2,7 @@
 // must own {id} or be an admin (checked by the route guard); email, password and deletion ask for
 // the current password of whoever is signed in.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notification, type NotificationBody } from '#shared/api/errors.ts';
+import { notification, type NotificationPayload } from '#shared/api/errors.ts';
 import { ACCOUNT_PURGE_DAYS } from '#shared/constants.ts';
 import type { AccountView } from '#shared/schemas/account.ts';
 import type { AppContext } from '../../context';
@@ -45,7 +45,7 @@ export async function changeEmail(
   id: number,
   email: string,
   currentPassword: string,
-): Promise<NotificationBody> {
+): Promise<NotificationPayload> {
   await auth.reauthenticate(ctx, actor, currentPassword);
   const account = await liveAccount(ctx, id);
   if (account.email.toLowerCase() === email)
@@ -58,7 +58,7 @@ export async function changeEmail(
   });
 }
 
-export async function changeMobile(ctx: AppContext, id: number, mobile: string): Promise<NotificationBody> {
+export async function changeMobile(ctx: AppContext, id: number, mobile: string): Promise<NotificationPayload> {
   await liveAccount(ctx, id);
   const { path } = await auth.requestMobilePin(ctx, id, mobile);
   return notification(`We sent a 6-digit code to ${mobile}. Enter it to confirm the number.`, { icon: 'info', path });
@@ -71,7 +71,7 @@ export async function changePassword(
   id: number,
   currentPassword: string,
   password: string,
-): Promise<NotificationBody> {
+): Promise<NotificationPayload> {
   return auth.changePassword(ctx, request, actor, id, currentPassword, password);
 }
 
@@ -80,7 +80,7 @@ export async function changeUsername(
   actor: SessionUser,
   id: number,
   username: string,
-): Promise<NotificationBody> {
+): Promise<NotificationPayload> {
   const account = await liveAccount(ctx, id);
   if (account.username === username) return notification('The username is unchanged.', { icon: 'info' });
   if (await auth.isUsernameTaken(ctx, username, id))
@@ -99,7 +99,7 @@ export async function deleteAccount(
   actor: SessionUser,
   id: number,
   currentPassword: string,
-): Promise<NotificationBody> {
+): Promise<NotificationPayload> {
   await auth.reauthenticate(ctx, actor, currentPassword);
   const account = await liveAccount(ctx, id);
   const now = ctx.now();

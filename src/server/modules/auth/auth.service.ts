@@ -1,7 +1,7 @@
 // Account access: register, sign in and out, verification links and PINs, password recovery,
 // re-authentication, linked accounts. Routes stay thin; other modules call these functions.
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { notification, type NotificationBody } from '#shared/api/errors.ts';
+import { notification, type NotificationPayload } from '#shared/api/errors.ts';
 import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants.ts';
 import { ageOn, type CurrentUser, type LinkedAccount, type RegisterBody } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
@@ -229,7 +229,7 @@ export async function verifyEmailLink(
   ctx: AppContext,
   log: FastifyBaseLogger,
   target: string,
-): Promise<NotificationBody> {
+): Promise<NotificationPayload> {
   const parts = splitRef(target);
   const token = parts ? await tokenOfLink(ctx, parts.id, parts.secret, ['email_verify', 'email_change']) : undefined;
   if (!token) throw ValidationError.field('target', INVALID_LINK);
@@ -310,7 +310,7 @@ export async function verifyPin(
   request: FastifyRequest,
   target: string,
   pin: string,
-): Promise<NotificationBody> {
+): Promise<NotificationPayload> {
   const user = request.user;
   if (!user) throw unauthenticated();
   const address = addressOf(request);
@@ -354,7 +354,7 @@ export async function verifyPin(
   });
 }
 
-export async function resendVerification(ctx: AppContext, request: FastifyRequest): Promise<NotificationBody> {
+export async function resendVerification(ctx: AppContext, request: FastifyRequest): Promise<NotificationPayload> {
   const user = request.user;
   if (!user) throw unauthenticated();
   const account = await repo.findAccountById(ctx.db, user.id);
@@ -374,7 +374,7 @@ export async function forgotPassword(
   ctx: AppContext,
   request: FastifyRequest,
   email: string,
-): Promise<NotificationBody> {
+): Promise<NotificationPayload> {
   // Limits count every request, known address or not, so a 429 tells nothing about the account.
   await consume(ctx, [
     [LIMITS.forgotAddress, addressOf(request)],
@@ -464,7 +464,7 @@ export async function changePassword(
   targetId: number,
   currentPassword: string,
   password: string,
-): Promise<NotificationBody> {
+): Promise<NotificationPayload> {
   await reauthenticate(ctx, actor, currentPassword);
   const target = await repo.findAccountById(ctx.db, targetId);
   if (!target || target.status === 'deleted') throw notFound('Account not found.');
