@@ -47,3 +47,23 @@ export async function removeExpiredListings(db: Db) {
   await refreshCountryPrimary(db, ids);
   return ids.length;
 }
+
+/**
+ * The advertiser's position (DESIGN.md "Directory and position"): the rank, 1 = top, of the profile's
+ * home listing among the public listings of its home city for `escorts`. null when the profile has no
+ * public home listing (incomplete, hidden, flagged...).
+ */
+export async function positionOf(db: Db | Tx, profileId: number, now: Date): Promise<number | null> {
+  const [row] = await queryRows<{ position: number | null }>(
+    db,
+    sql`
+    select (
+      select count(*)::int + 1 from listings o join profiles op on op.user_id = o.profile_id
+      where o.city_id = h.city_id and op.listed and (o.expires_at is null or o.expires_at > ${now.toISOString()}::timestamptz)
+        and (o.bumped_at > h.bumped_at or (o.bumped_at = h.bumped_at and o.id < h.id))
+    ) as position
+    from listings h join profiles p on p.user_id = h.profile_id
+    where h.profile_id = ${profileId} and h.kind = 'home' and p.listed`,
+  );
+  return row ? Number(row.position) : null;
+}

@@ -5,7 +5,7 @@ import { listings } from '../../db/schema';
 import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { clearDirectoryCaches } from '../directory/directory.service';
-import { bumpProfile, refreshCountryPrimary, removeExpiredListings } from './listings.service';
+import { bumpProfile, positionOf, refreshCountryPrimary, removeExpiredListings } from './listings.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -32,8 +32,11 @@ describe('listings and position', () => {
       [b.account.id, false],
       [a.account.id, false],
     ]);
+    expect(await positionOf(t.ctx.db, a.account.id, new Date())).toBe(2);
     await bumpProfile(t.ctx.db, a.account.id, new Date());
     expect((await ukPage()).map((r: [number]) => r[0])).toEqual([a.account.id, b.account.id]);
+    expect(await positionOf(t.ctx.db, a.account.id, new Date())).toBe(1);
+    expect(await positionOf(t.ctx.db, b.account.id, new Date())).toBe(2);
   });
 
   it('shows a profile once per country through its best-ranked listing, and drops expired locations', async () => {
