@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { commentsRoutes } from './modules/comments/comments.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { mediaRoutes } from './modules/media/media.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
 import { injectPage, renderProfileHtml } from './modules/seo/seo.html';
 import { baseUrl, pageMeta } from './modules/seo/seo.service';
@@ -90,6 +91,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       await api.register(accountRoutes, { ctx });
       await api.register(directoryRoutes, { ctx });
       await api.register(commentsRoutes, { ctx });
+      await api.register(mediaRoutes, { ctx });
     },
     { prefix: '/api' },
   );

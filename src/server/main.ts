@@ -10,6 +10,7 @@ import { cleanupAuthData } from './modules/auth/auth.service';
 import { removeExpiredListings } from './modules/listings/listings.service';
 import { refreshSearchWords } from './modules/directory/directory.service';
 import { importGeo } from './modules/geo/geo-import';
+import { mediaJobHandlers } from './modules/media/media.service';
 import { seedDemo } from './modules/seed/seed';
 
 async function main() {
@@ -36,7 +37,7 @@ async function main() {
 
   const app = await buildApp(ctx, { logger: true, serveClient: true });
   const stopWorker = startWorker(ctx, {
-    handlers: {},
+    handlers: { ...mediaJobHandlers },
     tasks: [
       { name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) },
       { name: 'clean up sessions and links', everyMs: 60 * 60 * 1000, run: (c) => cleanupAuthData(c, c.now()) },

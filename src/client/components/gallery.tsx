@@ -10,8 +10,8 @@ import { swipeDirection } from '#client/lib/swipe.ts';
 
 export interface GalleryPhoto {
   id: number;
+  /** The largest JPEG of the photo. */
   url: string;
-  thumb: string;
 }
 
 const SWIPE_MIN_PX = 50;

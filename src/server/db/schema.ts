@@ -262,20 +262,42 @@ export const media = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     type: text('type', { enum: ['avatar', 'gallery', 'video', 'portrait'] }).notNull(),
-    status: text('status', { enum: ['pending', 'approved', 'rejected'] })
+    // processing: a job is converting it (videos); pending: waits for an admin; failed: conversion failed.
+    status: text('status', { enum: ['processing', 'pending', 'approved', 'rejected', 'failed'] })
       .notNull()
       .default('approved'),
     position: integer('position').notNull().default(0),
-    // Key in the media store; variants are derived keys by size.
+    // Key in the media store: the largest JPEG of a picture, the MP4 of a video (while processing, the
+    // upload waiting in the private store).
     storageKey: text('storage_key').notNull(),
+    // Variant name (`webp-640`, `jpeg-320`; a video's poster the same way) -> key in the media store.
     variants: jsonb('variants').$type<Record<string, string>>().notNull().default({}),
     mime: text('mime').notNull(),
     width: integer('width'),
     height: integer('height'),
     bytes: integer('bytes').notNull().default(0),
+    // Tiny blurred preview as a data: URI, shown while the picture loads.
+    placeholder: text('placeholder'),
+    // 64-bit perceptual hash (DCT pHash) and its four 16-bit bands: two pictures within Hamming
+    // distance 3 share at least one band, so a near-duplicate search is four index lookups.
+    phash: bigint('phash', { mode: 'bigint' }),
+    phashB0: integer('phash_b0'),
+    phashB1: integer('phash_b1'),
+    phashB2: integer('phash_b2'),
+    phashB3: integer('phash_b3'),
+    // Videos: conversion progress 0-100 and length in seconds.
+    progress: smallint('progress').notNull().default(100),
+    duration: doublePrecision('duration'),
     createdAt: createdAt(),
   },
-  (t) => [index('media_user_type').on(t.userId, t.type, t.position)],
+  (t) => [
+    index('media_user_type').on(t.userId, t.type, t.position),
+    index('media_phash_b0').on(t.phashB0),
+    index('media_phash_b1').on(t.phashB1),
+    index('media_phash_b2').on(t.phashB2),
+    index('media_phash_b3').on(t.phashB3),
+    index('media_pending').on(t.type, t.status, t.createdAt),
+  ],
 );
 
 export const verificationRequests = pgTable(
@@ -296,7 +318,13 @@ export const verificationRequests = pgTable(
     photoIdDeleteAfter: ts('photo_id_delete_after'),
     createdAt: createdAt(),
   },
-  (t) => [index('verification_status').on(t.status, t.createdAt)],
+  (t) => [
+    index('verification_status').on(t.status, t.createdAt),
+    index('verification_user').on(t.userId, t.createdAt),
+    index('verification_photo_id_expiry')
+      .on(t.photoIdDeleteAfter)
+      .where(sql`${t.photoIdKey} is not null`),
+  ],
 );
 
 // ---------------------------------------------------------------- money

@@ -72,14 +72,20 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCon
     }
     request.user = row;
     // Double-submit check: the SPA echoes the csrf cookie in a header on every state-changing call.
-    if (!SAFE_METHODS.has(request.method) && request.url.startsWith('/api/')) {
-      const sent = request.headers[CSRF_HEADER];
-      if (typeof sent !== 'string' || !timingSafeEqual(sent, row.csrfToken)) {
-        throw forbidden('Your session token is missing or expired. Please reload the page.');
-      }
-    }
+    if (!SAFE_METHODS.has(request.method) && request.url.startsWith('/api/')) requireCsrf(request);
   });
 });
+
+/**
+ * The CSRF header must match the session's token. Runs for every state-changing method; a GET that
+ * changes state (the spec's GET /edit/deleteVideo) calls it itself.
+ */
+export function requireCsrf(request: FastifyRequest): void {
+  const sent = request.headers[CSRF_HEADER];
+  if (!request.user || typeof sent !== 'string' || !timingSafeEqual(sent, request.user.csrfToken)) {
+    throw forbidden('Your session token is missing or expired. Please reload the page.');
+  }
+}
 
 function timingSafeEqual(a: string, b: string) {
   const ab = Buffer.from(a);

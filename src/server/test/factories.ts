@@ -58,6 +58,7 @@ export interface AdvertiserOptions {
   bumpedAt?: Date;
   screenName?: string;
   heading?: string;
+  about?: string;
   verified?: boolean;
   services?: string[];
   place?: string;
@@ -87,6 +88,7 @@ export async function createAdvertiser(ctx: AppContext, o: AdvertiserOptions = {
     userId: account.id,
     screenName,
     heading,
+    about: o.about ?? null,
     services: o.services ?? [],
     place: o.place ?? null,
     searchText: buildSearchText({ screenName, heading, cityName, place: o.place, services: o.services }),

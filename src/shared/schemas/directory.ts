@@ -1,6 +1,7 @@
 // Calls of the public directory (spec section 7, "App and directory").
 import { z } from 'zod';
 import { CATEGORIES, FEEDBACK_REASONS, SEARCH_MIN_CHARS, SLUG_PATTERN } from '../constants';
+import { Picture } from './media';
 
 const slug = z.string().regex(SLUG_PATTERN, 'Use lowercase letters and hyphens only.');
 
@@ -18,7 +19,7 @@ export const ProfileItem = z.object({
   id: z.number(),
   name: z.string(),
   heading: z.string().nullable(),
-  avatar: z.string().nullable(),
+  avatar: Picture.nullable(),
   verified: z.boolean(),
   on_tour: z.boolean(),
   /** Rank in this listing, 1 = top (DESIGN.md: bumped_at desc, then id). */
@@ -98,9 +99,13 @@ export const Profile = z.object({
   views: z.number(),
   /** Seconds since the owner was last seen; null when never. */
   last_seen: z.number().nullable(),
-  avatar: z.string().nullable(),
-  gallery: z.array(z.object({ id: z.number(), url: z.string(), thumb: z.string() })),
+  avatar: Picture.nullable(),
+  /** `url`: the largest JPEG, for the viewer and a new tab; `picture`: the thumbnail's variants. */
+  gallery: z.array(z.object({ id: z.number(), url: z.string(), picture: Picture })),
+  /** Approved videos only: a pending one is never public. */
   video: z.string().nullable(),
+  /** The video's poster frame (JPEG). */
+  poster: z.string().nullable(),
 });
 export type Profile = z.infer<typeof Profile>;
 

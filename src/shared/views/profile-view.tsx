@@ -17,6 +17,7 @@ import {
   telHref,
 } from './format';
 import { VerifiedBadge } from './verified-badge';
+import { PICTURE_SIZES, PictureImage } from './picture';
 
 /** i18next's t, narrowed to what the view uses (keys of the "directory" namespace). */
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
@@ -114,11 +115,11 @@ export function ProfileView(props: ProfileViewProps) {
       <header className="profile__head">
         <div className="profile__avatar">
           {profile.avatar ? (
-            <img
-              src={profile.avatar}
+            <PictureImage
+              picture={profile.avatar}
+              sizes={PICTURE_SIZES.avatar}
               alt={t('profile.avatarAlt', { name: profile.screen_name })}
-              width={240}
-              height={320}
+              loading="eager"
             />
           ) : (
             <span className="card__placeholder" aria-hidden="true">
@@ -190,7 +191,7 @@ export function ProfileView(props: ProfileViewProps) {
             ref={props.videoRef}
             className="profile__video"
             src={profile.video}
-            poster={profile.avatar ?? undefined}
+            poster={profile.poster ?? undefined}
             controls
             muted
             playsInline
@@ -213,12 +214,10 @@ export function ProfileView(props: ProfileViewProps) {
                   data-index={index}
                   onClick={props.onPhotoClick ? (event) => props.onPhotoClick?.(index, event) : undefined}
                 >
-                  <img
-                    src={photo.thumb}
+                  <PictureImage
+                    picture={photo.picture}
+                    sizes={PICTURE_SIZES.thumb}
                     alt={t('profile.photo', { n: index + 1, name: profile.screen_name })}
-                    loading="lazy"
-                    width={160}
-                    height={213}
                   />
                 </a>
               </li>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { ProfileItem } from '#shared/schemas/directory.ts';
 import { locationLabel } from '#shared/views/format.ts';
 import { VerifiedBadge } from '#shared/views/verified-badge.tsx';
+import { PICTURE_SIZES, PictureImage } from '#shared/views/picture.tsx';
 import { secondaryName } from '#client/lib/format.ts';
 import { observeImpression } from '#client/lib/impressions.ts';
 
@@ -44,13 +45,11 @@ export function ProfileCard({
       <Link className="card__link" to={`/profile/${item.id}`} onClick={onClick}>
         <div className="card__media">
           {item.avatar ? (
-            <img
-              src={item.avatar}
+            <PictureImage
+              picture={item.avatar}
+              sizes={PICTURE_SIZES.card}
               alt=""
               loading={eager ? 'eager' : 'lazy'}
-              decoding="async"
-              width={300}
-              height={400}
             />
           ) : (
             <span className="card__placeholder" aria-label={t('item.noPhoto')}>

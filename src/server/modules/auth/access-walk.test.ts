@@ -68,6 +68,16 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/comments/:profileId': { access: 'public' },
   'POST /api/comments/:profileId': { access: 'user', body: { body: 'Walked here.' } },
   'POST /api/comments/delete/:commentId': { access: 'user', params: { commentId: '2147483000' } },
+  // media (uploads act on the signed-in account, or ?id= for an admin: media.test.ts)
+  'POST /api/upload/photo/:type': { access: 'user', params: { type: 'gallery' } },
+  'POST /api/upload/video/:id': { access: 'owner' },
+  'GET /api/edit/getGallery/:id': { access: 'owner' },
+  'POST /api/edit/deleteMedia/:id': { access: 'owner', body: { id: 2147483000 } },
+  'POST /api/edit/updateGalleryPos/:id': { access: 'owner', body: { gallery: [] } },
+  'GET /api/edit/deleteVideo/:id': { access: 'owner' },
+  'POST /api/edit/deleteAllMedia/:id': { access: 'owner' },
+  'GET /api/edit/videoProgress/:id': { access: 'owner' },
+  'GET /api/edit/videoFile/:id': { access: 'owner' },
 };
 
 /** Parses printRoutes({ commonPrefix: false }): children are printed relative to their parent. */

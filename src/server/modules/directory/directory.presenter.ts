@@ -1,14 +1,41 @@
 // Rows never go out raw: these decide what the public sees of a profile.
 import type { Profile, ProfileItem } from '#shared/schemas/directory.ts';
+import type { Picture } from '#shared/schemas/media.ts';
 import type { MediaStore } from '../../lib/media-store';
-import type { ListingRow, ProfileRow } from './directory.repo';
+import { pictureOf } from '../media/media.service';
+import type { GalleryRow, ListingRow, ProfileRow } from './directory.repo';
+
+type AvatarColumns = Pick<
+  ListingRow,
+  'avatar_key' | 'avatar_variants' | 'avatar_width' | 'avatar_height' | 'avatar_placeholder'
+>;
+
+function avatarPicture(row: AvatarColumns, media: MediaStore): Picture | null {
+  if (!row.avatar_key) return null;
+  return pictureOf(
+    {
+      storageKey: row.avatar_key,
+      variants: row.avatar_variants ?? {},
+      width: row.avatar_width,
+      height: row.avatar_height,
+      placeholder: row.avatar_placeholder,
+    },
+    (key) => media.publicUrl(key),
+  );
+}
+
+const galleryPicture = (g: GalleryRow, media: MediaStore) =>
+  pictureOf(
+    { storageKey: g.storage_key, variants: g.variants, width: g.width, height: g.height, placeholder: g.placeholder },
+    (key) => media.publicUrl(key),
+  );
 
 export function presentItem(row: ListingRow, media: MediaStore, position?: number): ProfileItem {
   return {
     id: row.user_id,
     name: row.screen_name,
     heading: row.heading,
-    avatar: row.avatar_key ? media.publicUrl(row.avatar_key) : null,
+    avatar: avatarPicture(row, media),
     verified: row.verification_status === 'verified',
     on_tour: row.kind === 'additional',
     position,
@@ -22,7 +49,7 @@ export function presentProfile(
   row: ProfileRow,
   extra: {
     canEdit: boolean;
-    gallery: Array<{ id: number; type: string; storage_key: string; variants: Record<string, string> }>;
+    gallery: GalleryRow[];
     tours: Array<{ city: string; from: string | null; until: string | null }>;
     media: MediaStore;
     now: Date;
@@ -70,12 +97,9 @@ export function presentProfile(
     verified_at: iso(row.verified_at),
     views: row.views,
     last_seen: lastSeen,
-    avatar: row.avatar_key ? media.publicUrl(row.avatar_key) : null,
-    gallery: photos.map((g) => ({
-      id: g.id,
-      url: media.publicUrl(g.variants.large ?? g.storage_key),
-      thumb: media.publicUrl(g.variants.thumb ?? g.storage_key),
-    })),
+    avatar: avatarPicture(row, media),
+    gallery: photos.map((g) => ({ id: g.id, url: media.publicUrl(g.storage_key), picture: galleryPicture(g, media) })),
     video: video ? media.publicUrl(video.storage_key) : null,
+    poster: video && Object.keys(video.variants).length ? galleryPicture(video, media).src : null,
   };
 }

@@ -16,7 +16,15 @@ export interface ListingRow {
   city: string;
   place: string | null;
   avatar_key: string | null;
+  avatar_variants: Record<string, string> | null;
+  avatar_width: number | null;
+  avatar_height: number | null;
+  avatar_placeholder: string | null;
 }
+
+/** The avatar's columns the presenters need (media row joined as `m`). */
+const avatarColumns = sql`m.storage_key as avatar_key, m.variants as avatar_variants, m.width as avatar_width,
+  m.height as avatar_height, m.placeholder as avatar_placeholder`;
 
 export function categoryCondition(category: Category): SQL {
   switch (category) {
@@ -51,7 +59,7 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
     sql`
     select l.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, l.kind,
            l.tour_from::text as tour_from, l.tour_until::text as tour_until, c.name as city, p.place,
-           m.storage_key as avatar_key
+           ${avatarColumns}
     from listings l
     join profiles p on p.user_id = l.profile_id
     join cities c on c.id = l.city_id
@@ -159,6 +167,10 @@ export interface ProfileRow {
   country_name: string | null;
   country_slug: string | null;
   avatar_key: string | null;
+  avatar_variants: Record<string, string> | null;
+  avatar_width: number | null;
+  avatar_height: number | null;
+  avatar_placeholder: string | null;
 }
 
 export async function findProfile(db: Db, where: SQL): Promise<ProfileRow | null> {
@@ -169,7 +181,7 @@ export async function findProfile(db: Db, where: SQL): Promise<ProfileRow | null
            p.languages, p.currency, p.phone, p.landmark, p.place, p.ad_status, p.comments_enabled, p.dominatrix,
            p.links, p.availability, p.rates, p.listed, p.verification_status, p.verified_at, p.views,
            a.last_seen_at, c.id as city_id, c.name as city_name, c.slug as city_slug,
-           co.name as country_name, co.slug as country_slug, m.storage_key as avatar_key
+           co.name as country_name, co.slug as country_slug, ${avatarColumns}
     from profiles p
     join accounts a on a.id = p.user_id
     left join cities c on c.id = p.city_id
@@ -181,11 +193,21 @@ export async function findProfile(db: Db, where: SQL): Promise<ProfileRow | null
   return row ?? null;
 }
 
+export interface GalleryRow {
+  id: number;
+  type: string;
+  storage_key: string;
+  variants: Record<string, string>;
+  width: number | null;
+  height: number | null;
+  placeholder: string | null;
+}
+
 export async function findGallery(db: Db, userId: number) {
-  return queryRows<{ id: number; type: string; storage_key: string; variants: Record<string, string> }>(
+  return queryRows<GalleryRow>(
     db,
     sql`
-    select id, type, storage_key, variants from media
+    select id, type, storage_key, variants, width, height, placeholder from media
     where user_id = ${userId} and status = 'approved' and type in ('gallery', 'video')
     order by type, position, id`,
   );
@@ -216,7 +238,7 @@ const like = (t: string) => '%' + t.replace(/[\\%_]/g, '\\$&') + '%';
 
 const searchSelect = sql`
   select l.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, l.kind,
-         null as tour_from, null as tour_until, c.name as city, p.place, m.storage_key as avatar_key
+         null as tour_from, null as tour_until, c.name as city, p.place, ${avatarColumns}
   from listings l
   join profiles p on p.user_id = l.profile_id
   join cities c on c.id = l.city_id

@@ -144,7 +144,7 @@ export async function pageMeta(
         title: `${profile.screen_name}${where}${profile.heading ? ` - ${profile.heading}` : ''}`,
         description: (profile.about ?? profile.heading ?? '').replace(/\s+/g, ' ').slice(0, 160),
         canonical: `${base}/profile/${profile.user_id}`,
-        image: profile.avatar ? base + profile.avatar : undefined,
+        image: profile.avatar ? base + profile.avatar.src : undefined,
         status: 200,
         body: renderProfile(profile),
       };
@@ -163,7 +163,7 @@ export async function pageMeta(
         title: nav.title,
         description: `${nav.counts[category as Category] ?? page.total} profiles. ${SITE_STATEMENT}`,
         canonical: `${base}${clean}`,
-        image: page.data[0]?.avatar ? base + page.data[0].avatar : undefined,
+        image: page.data[0]?.avatar ? base + page.data[0].avatar.src : undefined,
         status: 200,
         body: `<h1>${escapeHtml(nav.title)}</h1><ul>${page.data
           .map(

@@ -1,0 +1,187 @@
+// SQL of the media module: the media rows of a profile, its avatar pointer, the near-duplicate search
+// over perceptual-hash bands and the admin's video queue.
+import { and, asc, count, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { accounts, auditLog, media, profiles } from '../../db/schema';
+import { isComplete, isListed } from '../profiles/profile-derive';
+
+type Conn = Db | Tx;
+export type MediaRow = typeof media.$inferSelect;
+export type NewMediaRow = typeof media.$inferInsert;
+
+export async function listMedia(db: Conn, userId: number): Promise<MediaRow[]> {
+  return db
+    .select()
+    .from(media)
+    .where(eq(media.userId, userId))
+    .orderBy(asc(media.type), asc(media.position), asc(media.id));
+}
+
+export async function findMedia(db: Conn, userId: number, mediaId: number): Promise<MediaRow | null> {
+  const [row] = await db
+    .select()
+    .from(media)
+    .where(and(eq(media.id, mediaId), eq(media.userId, userId)));
+  return row ?? null;
+}
+
+export async function findMediaById(db: Conn, mediaId: number): Promise<MediaRow | null> {
+  const [row] = await db.select().from(media).where(eq(media.id, mediaId));
+  return row ?? null;
+}
+
+export async function findByType(db: Conn, userId: number, type: MediaRow['type']): Promise<MediaRow[]> {
+  return db
+    .select()
+    .from(media)
+    .where(and(eq(media.userId, userId), eq(media.type, type)))
+    .orderBy(asc(media.position), asc(media.id));
+}
+
+/** Serialises the media changes of one account (gallery count, avatar swap) across instances. */
+export async function lockAccount(tx: Tx, userId: number): Promise<boolean> {
+  const rows = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, userId)).for('update');
+  return rows.length > 0;
+}
+
+export async function countGallery(db: Conn, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(media)
+    .where(and(eq(media.userId, userId), eq(media.type, 'gallery')));
+  return Number(row.n);
+}
+
+export async function nextGalleryPosition(tx: Tx, userId: number): Promise<number> {
+  const [row] = await tx
+    .select({ top: sql<number | null>`max(${media.position})` })
+    .from(media)
+    .where(and(eq(media.userId, userId), eq(media.type, 'gallery')));
+  return row.top === null ? 0 : Number(row.top) + 1;
+}
+
+export async function insertMedia(tx: Tx, row: NewMediaRow): Promise<MediaRow> {
+  const [inserted] = await tx.insert(media).values(row).returning();
+  return inserted;
+}
+
+export async function deleteMediaRows(tx: Tx, ids: number[]): Promise<MediaRow[]> {
+  if (!ids.length) return [];
+  return tx.delete(media).where(inArray(media.id, ids)).returning();
+}
+
+export async function deleteAllOf(tx: Tx, userId: number): Promise<MediaRow[]> {
+  return tx.delete(media).where(eq(media.userId, userId)).returning();
+}
+
+export async function setGalleryPositions(tx: Tx, userId: number, ids: number[]): Promise<void> {
+  for (const [position, id] of ids.entries()) {
+    await tx
+      .update(media)
+      .set({ position })
+      .where(and(eq(media.id, id), eq(media.userId, userId), eq(media.type, 'gallery')));
+  }
+}
+
+export async function avatarOf(db: Conn, userId: number): Promise<number | null> {
+  const [row] = await db.select({ id: profiles.avatarMediaId }).from(profiles).where(eq(profiles.userId, userId));
+  return row?.id ?? null;
+}
+
+/**
+ * Points the profile at its avatar (or none) and re-derives `complete` and `listed`: the avatar is one
+ * of the required items (profile-derive), so adding or deleting it can list or unlist the profile.
+ */
+export async function setAvatar(tx: Tx, userId: number, mediaId: number | null): Promise<void> {
+  const [row] = await tx
+    .select({ profile: profiles, accountStatus: accounts.status })
+    .from(profiles)
+    .innerJoin(accounts, eq(accounts.id, profiles.userId))
+    .where(eq(profiles.userId, userId));
+  if (!row) return;
+  const complete = isComplete(row.profile, mediaId !== null);
+  const listed = isListed({
+    complete,
+    adStatus: row.profile.adStatus,
+    flagged: row.profile.flagged,
+    accountStatus: row.accountStatus,
+  });
+  await tx.update(profiles).set({ avatarMediaId: mediaId, complete, listed }).where(eq(profiles.userId, userId));
+}
+
+export async function updateMedia(
+  db: Conn,
+  mediaId: number,
+  values: Partial<NewMediaRow>,
+  whenStatus?: MediaRow['status'],
+) {
+  const where = whenStatus ? and(eq(media.id, mediaId), eq(media.status, whenStatus)) : eq(media.id, mediaId);
+  const rows = await db.update(media).set(values).where(where).returning();
+  return rows[0] ?? null;
+}
+
+/** Rows whose hash shares a band with one of the given band values; the caller checks the distance. */
+export async function hashCandidates(
+  db: Conn,
+  bands: [number[], number[], number[], number[]],
+  hash: bigint,
+  maxDistance: number,
+) {
+  const distance = sql<number>`bit_count((${media.phash} # ${hash.toString()}::bigint)::bit(64))::int`;
+  return db
+    .select({ id: media.id, userId: media.userId, type: media.type, status: media.status, distance })
+    .from(media)
+    .where(
+      and(
+        or(
+          inArray(media.phashB0, bands[0]),
+          inArray(media.phashB1, bands[1]),
+          inArray(media.phashB2, bands[2]),
+          inArray(media.phashB3, bands[3]),
+        ),
+        sql`${distance} <= ${maxDistance}`,
+      ),
+    )
+    .orderBy(distance, asc(media.id))
+    .limit(500);
+}
+
+export async function pendingVideos(db: Conn, limit: number, offset: number) {
+  return db
+    .select({ row: media, screenName: profiles.screenName, username: accounts.username })
+    .from(media)
+    .innerJoin(accounts, eq(accounts.id, media.userId))
+    .leftJoin(profiles, eq(profiles.userId, media.userId))
+    .where(and(eq(media.type, 'video'), eq(media.status, 'pending'), ne(accounts.status, 'deleted')))
+    .orderBy(asc(media.createdAt), asc(media.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countPendingVideos(db: Conn): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(media)
+    .where(and(eq(media.type, 'video'), eq(media.status, 'pending')));
+  return Number(row.n);
+}
+
+export async function latestVideoOf(db: Conn, userId: number): Promise<MediaRow | null> {
+  const [row] = await db
+    .select()
+    .from(media)
+    .where(and(eq(media.userId, userId), eq(media.type, 'video')))
+    .orderBy(desc(media.id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function audit(
+  db: Conn,
+  actorId: number | null,
+  action: string,
+  targetUserId: number,
+  data: Record<string, unknown>,
+) {
+  await db.insert(auditLog).values({ actorId, action, targetUserId, data });
+}
