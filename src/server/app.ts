@@ -23,6 +23,7 @@ import { directoryRoutes } from './modules/directory/directory.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { mediaRoutes } from './modules/media/media.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
+import { verificationRoutes } from './modules/verification/verification.routes';
 import { injectPage, renderProfileHtml } from './modules/seo/seo.html';
 import { baseUrl, pageMeta } from './modules/seo/seo.service';
 import { urlLanguage } from './lib/i18n';
@@ -92,6 +93,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       await api.register(directoryRoutes, { ctx });
       await api.register(commentsRoutes, { ctx });
       await api.register(mediaRoutes, { ctx });
+      await api.register(verificationRoutes, { ctx });
     },
     { prefix: '/api' },
   );

@@ -12,6 +12,7 @@ import { refreshSearchWords } from './modules/directory/directory.service';
 import { importGeo } from './modules/geo/geo-import';
 import { mediaJobHandlers } from './modules/media/media.service';
 import { seedDemo } from './modules/seed/seed';
+import { deleteExpiredPhotoIds } from './modules/verification/verification.service';
 
 async function main() {
   const env = loadEnv();
@@ -43,6 +44,7 @@ async function main() {
       { name: 'clean up sessions and links', everyMs: 60 * 60 * 1000, run: (c) => cleanupAuthData(c, c.now()) },
       { name: 'refresh search words', everyMs: 10 * 60 * 1000, run: (c) => refreshSearchWords(c.db) },
       { name: 'remove expired locations', everyMs: 5 * 60 * 1000, run: (c) => removeExpiredListings(c.db) },
+      { name: 'delete expired photo IDs', everyMs: 60 * 60 * 1000, run: (c) => deleteExpiredPhotoIds(c, c.now()) },
     ],
     log: (msg, err) => app.log.error({ err }, msg),
   });

@@ -48,7 +48,7 @@ export async function lockDuePurge(tx: Tx, id: number, now: Date): Promise<boole
 
 export async function filesOf(db: Conn, id: number): Promise<{ public: string[]; private: string[] }> {
   const rows = await db
-    .select({ key: media.storageKey, variants: media.variants })
+    .select({ key: media.storageKey, variants: media.variants, type: media.type })
     .from(media)
     .where(eq(media.userId, id));
   const ids = await db
@@ -56,11 +56,15 @@ export async function filesOf(db: Conn, id: number): Promise<{ public: string[];
     .from(verificationRequests)
     .where(and(eq(verificationRequests.userId, id), isNotNull(verificationRequests.photoIdKey)));
   const publicKeys = new Set<string>();
+  // A video waits in the private store until an admin approves it (media.service).
+  const privateKeys = new Set(ids.map((r) => r.key as string));
   for (const r of rows) {
-    publicKeys.add(r.key);
-    for (const v of Object.values(r.variants ?? {})) publicKeys.add(v);
+    for (const key of [r.key, ...Object.values(r.variants ?? {})]) {
+      publicKeys.add(key);
+      if (r.type === 'video') privateKeys.add(key);
+    }
   }
-  return { public: [...publicKeys], private: ids.map((r) => r.key as string) };
+  return { public: [...publicKeys], private: [...privateKeys] };
 }
 
 export async function deleteAccountRow(tx: Tx, id: number): Promise<void> {

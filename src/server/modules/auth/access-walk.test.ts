@@ -78,6 +78,10 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/edit/deleteAllMedia/:id': { access: 'owner' },
   'GET /api/edit/videoProgress/:id': { access: 'owner' },
   'GET /api/edit/videoFile/:id': { access: 'owner' },
+  // verification (decisions are the admin screen's: verification.test.ts)
+  'GET /api/edit/getVerification/:id': { access: 'owner' },
+  'POST /api/edit/verify/:id': { access: 'owner' },
+  'GET /api/admin/photo-id/:requestId': { access: 'admin', params: { requestId: '2147483000' } },
 };
 
 /** Parses printRoutes({ commonPrefix: false }): children are printed relative to their parent. */

@@ -2,7 +2,7 @@
 // over perceptual-hash bands and the admin's video queue.
 import { and, asc, count, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { accounts, auditLog, media, profiles } from '../../db/schema';
+import { accounts, media, profiles } from '../../db/schema';
 import { isComplete, isListed } from '../profiles/profile-derive';
 
 type Conn = Db | Tx;
@@ -36,12 +36,6 @@ export async function findByType(db: Conn, userId: number, type: MediaRow['type'
     .from(media)
     .where(and(eq(media.userId, userId), eq(media.type, type)))
     .orderBy(asc(media.position), asc(media.id));
-}
-
-/** Serialises the media changes of one account (gallery count, avatar swap) across instances. */
-export async function lockAccount(tx: Tx, userId: number): Promise<boolean> {
-  const rows = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, userId)).for('update');
-  return rows.length > 0;
 }
 
 export async function countGallery(db: Conn, userId: number): Promise<number> {
@@ -174,14 +168,4 @@ export async function latestVideoOf(db: Conn, userId: number): Promise<MediaRow 
     .orderBy(desc(media.id))
     .limit(1);
   return row ?? null;
-}
-
-export async function audit(
-  db: Conn,
-  actorId: number | null,
-  action: string,
-  targetUserId: number,
-  data: Record<string, unknown>,
-) {
-  await db.insert(auditLog).values({ actorId, action, targetUserId, data });
 }

@@ -16,6 +16,8 @@ import {
   type VideoState,
 } from '#shared/schemas/media.ts';
 import type { AppContext } from '../../context';
+import { lockAccount } from '../../db/account-lock';
+import { writeAudit } from '../../db/audit';
 import { enqueue, type JobHandler } from '../../lib/jobs';
 import { forbidden, notFound, ValidationError } from '../../lib/errors';
 import type { Visibility } from '../../lib/media-store';
@@ -177,7 +179,7 @@ export async function uploadPhoto(
   let row: repo.MediaRow;
   try {
     row = await ctx.db.transaction(async (tx) => {
-      if (!(await repo.lockAccount(tx, userId))) throw notFound();
+      if (!(await lockAccount(tx, userId))) throw notFound();
       if (type === 'gallery' && (await repo.countGallery(tx, userId)) >= GALLERY_MAX) throw galleryFull();
       const position = type === 'gallery' ? await repo.nextGalleryPosition(tx, userId) : 0;
       await putAll(ctx, 'public', files);
@@ -217,7 +219,7 @@ export async function uploadPhoto(
 
 export async function deleteMedia(ctx: AppContext, userId: number, mediaId: number): Promise<{ deleted: number }> {
   const removed = await ctx.db.transaction(async (tx) => {
-    await repo.lockAccount(tx, userId);
+    await lockAccount(tx, userId);
     const row = await repo.findMedia(tx, userId, mediaId);
     if (!row) throw notFound(msg('media.notFound'));
     const rows = await repo.deleteMediaRows(tx, [row.id]);
@@ -230,7 +232,7 @@ export async function deleteMedia(ctx: AppContext, userId: number, mediaId: numb
 
 export async function deleteVideo(ctx: AppContext, userId: number): Promise<{ deleted: number }> {
   const removed = await ctx.db.transaction(async (tx) => {
-    await repo.lockAccount(tx, userId);
+    await lockAccount(tx, userId);
     const videos = await repo.findByType(tx, userId, 'video');
     return repo.deleteMediaRows(
       tx,
@@ -244,7 +246,7 @@ export async function deleteVideo(ctx: AppContext, userId: number): Promise<{ de
 /** Every picture and video of the account, files and rows (the owner's "Delete all media?", the admin's warn). */
 export async function deleteAllMedia(ctx: AppContext, userId: number): Promise<{ deleted: number }> {
   const removed = await ctx.db.transaction(async (tx) => {
-    await repo.lockAccount(tx, userId);
+    await lockAccount(tx, userId);
     await repo.setAvatar(tx, userId, null);
     return repo.deleteAllOf(tx, userId);
   });
@@ -259,7 +261,7 @@ export async function updateGalleryOrder(
   ids: number[],
 ): Promise<{ gallery: number[] }> {
   return ctx.db.transaction(async (tx) => {
-    await repo.lockAccount(tx, userId);
+    await lockAccount(tx, userId);
     const current = (await repo.findByType(tx, userId, 'gallery')).map((r) => r.id);
     const same =
       ids.length === current.length && new Set(ids).size === ids.length && ids.every((id) => current.includes(id));
@@ -287,7 +289,7 @@ export async function uploadVideo(
   let row: repo.MediaRow;
   try {
     row = await ctx.db.transaction(async (tx) => {
-      if (!(await repo.lockAccount(tx, userId))) throw notFound();
+      if (!(await lockAccount(tx, userId))) throw notFound();
       await ctx.media.put('private', staging, await fs.readFile(input.file), probe.mime);
       const old = await repo.findByType(tx, userId, 'video');
       replaced = await repo.deleteMediaRows(
@@ -421,7 +423,12 @@ export async function approveVideo(ctx: AppContext, input: { mediaId: number; ac
   await moveFiles(ctx, keysOf(row), 'private', 'public');
   const updated = await repo.updateMedia(ctx.db, row.id, { status: 'approved' }, 'pending');
   if (!updated) throw notFound(msg('media.notFound'));
-  await repo.audit(ctx.db, input.actor.id, 'video.approve', row.userId, { mediaId: row.id });
+  await writeAudit(ctx.db, {
+    actorId: input.actor.id,
+    action: 'video.approve',
+    targetUserId: row.userId,
+    data: { mediaId: row.id },
+  });
   return presentVideo(ctx, updated);
 }
 
@@ -434,9 +441,11 @@ export async function rejectVideo(
   const updated = await repo.updateMedia(ctx.db, row.id, { status: 'rejected' }, 'pending');
   if (!updated) throw notFound(msg('media.notFound'));
   await removeKeys(ctx, 'private', keysOf(row));
-  await repo.audit(ctx.db, input.actor.id, 'video.reject', row.userId, {
-    mediaId: row.id,
-    reason: input.reason ?? null,
+  await writeAudit(ctx.db, {
+    actorId: input.actor.id,
+    action: 'video.reject',
+    targetUserId: row.userId,
+    data: { mediaId: row.id, reason: input.reason ?? null },
   });
   return presentVideo(ctx, updated);
 }

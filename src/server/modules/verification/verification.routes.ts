@@ -1,0 +1,51 @@
+// The verification screen /edit/verify/{id}: GET /edit/getVerification/{id} (its state) and
+// POST /edit/verify/{id} (multipart, the photo ID in `file`), for the owner or an admin;
+// GET /admin/photo-id/{requestId} shows an ID to admins only (it never has a public URL).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParam } from '#shared/api/fields.ts';
+import { MEDIA_LIMITS } from '#shared/schemas/media.ts';
+import { PhotoIdParams, VerificationStateResponse } from '#shared/schemas/verification.ts';
+import type { AppContext } from '../../context';
+import { requireUser } from '../../plugins/session';
+import { adminOnly, ownerOf } from '../auth/guards';
+import { readUpload } from '../media/upload';
+import * as service from './verification.service';
+
+export const verificationRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const owner = ownerOf('id');
+
+  app.get(
+    '/edit/getVerification/:id',
+    { onRequest: owner, schema: { params: IdParam, response: { 200: VerificationStateResponse } } },
+    async (req) => ({ data: await service.getVerification(ctx, req.params.id) }),
+  );
+
+  app.post(
+    '/edit/verify/:id',
+    {
+      onRequest: owner,
+      config: {
+        rateLimit: { max: 10, timeWindow: '1 hour', keyGenerator: (req) => `verify:${req.user?.id ?? req.ip}` },
+      },
+      schema: { params: IdParam, response: { 200: VerificationStateResponse } },
+    },
+    async (req) => {
+      const upload = await readUpload(req, MEDIA_LIMITS.photoIdBytes);
+      return { data: await service.requestVerification(ctx, { userId: req.params.id, ...upload }) };
+    },
+  );
+
+  // Binary answer (the ID as JPEG): no JSON schema; never cached, never framed.
+  app.get(
+    '/admin/photo-id/:requestId',
+    { onRequest: adminOnly, schema: { params: PhotoIdParams } },
+    async (req, reply) => {
+      const file = await service.readPhotoId(ctx, req.params.requestId, requireUser(req).id);
+      return reply
+        .type(file.contentType)
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', 'inline')
+        .send(file.body);
+    },
+  );
+};
