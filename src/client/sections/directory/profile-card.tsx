@@ -45,12 +45,7 @@ export function ProfileCard({
       <Link className="card__link" to={`/profile/${item.id}`} onClick={onClick}>
         <div className="card__media">
           {item.avatar ? (
-            <PictureImage
-              picture={item.avatar}
-              sizes={PICTURE_SIZES.card}
-              alt=""
-              loading={eager ? 'eager' : 'lazy'}
-            />
+            <PictureImage picture={item.avatar} sizes={PICTURE_SIZES.card} alt="" loading={eager ? 'eager' : 'lazy'} />
           ) : (
             <span className="card__placeholder" aria-label={t('item.noPhoto')}>
               {item.name.slice(0, 1).toUpperCase()}
