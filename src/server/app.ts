@@ -22,6 +22,9 @@ import { commentsRoutes } from './modules/comments/comments.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { mediaRoutes } from './modules/media/media.routes';
+import { moneyRoutes, webhookRoutes } from './modules/money/money.routes';
+import { sandboxInUse } from './modules/money/providers';
+import { sandboxAcquirerRoutes } from './modules/sandbox-acquirer/sandbox-acquirer.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { injectPage, renderProfileHtml } from './modules/seo/seo.html';
@@ -94,9 +97,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       await api.register(commentsRoutes, { ctx });
       await api.register(mediaRoutes, { ctx });
       await api.register(verificationRoutes, { ctx });
+      await api.register(moneyRoutes, { ctx });
+      await api.register(webhookRoutes, { ctx });
     },
     { prefix: '/api' },
   );
+  // The sandbox payment provider's own pages and tokenizer, as a third party would serve them.
+  if (sandboxInUse(ctx)) await app.register(sandboxAcquirerRoutes, { ctx, root: () => app });
   if (ctx.env.NODE_ENV === 'development') await app.register(devOutboxRoutes, { ctx });
 
   const mediaRoot = path.join(ctx.env.dataDir, 'media', 'public');

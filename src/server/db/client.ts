@@ -116,3 +116,10 @@ export async function queryRows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
   return res.rows;
 }
+
+/** The SQLSTATE of a database error, whichever driver (and wrapper) raised it. */
+export function pgErrorCode(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.cause?.code ?? e?.code;
+}
+export const FOREIGN_KEY_VIOLATION = '23503';

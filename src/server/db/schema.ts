@@ -6,6 +6,7 @@ import {
   bigserial,
   boolean,
   char,
+  check,
   date,
   doublePrecision,
   index,
@@ -328,30 +329,48 @@ export const verificationRequests = pgTable(
 );
 
 // ---------------------------------------------------------------- money
+// Written only by the money module (docs/decisions/0401): entries are append-only (a trigger refuses
+// UPDATE and DELETE), every change locks the ledger accounts it touches in ascending id order.
 
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
   {
     id: serial('id').primaryKey(),
     // user: an advertiser's credits; cash: money received from providers; revenue: credits spent;
-    // adjustments: admin corrections.
+    // adjustments: admin corrections. The system accounts are the counterpart of user credits and so carry
+    // the opposite sign: the balances of all accounts always sum to zero.
     kind: text('kind', { enum: ['user', 'cash', 'revenue', 'adjustments'] }).notNull(),
     userId: integer('user_id').references(() => accounts.id),
     // Cached sum of the entries, updated in the same transaction as the entries.
     balance: bigint('balance', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [uniqueIndex('ledger_accounts_kind_user').on(t.kind, sql`coalesce(${t.userId}, 0)`)],
+  (t) => [
+    uniqueIndex('ledger_accounts_kind_user').on(t.kind, sql`coalesce(${t.userId}, 0)`),
+    check('ledger_accounts_user_balance', sql`${t.kind} <> 'user' or ${t.balance} >= 0`),
+    check('ledger_accounts_owner', sql`(${t.kind} = 'user') = (${t.userId} is not null)`),
+  ],
 );
 
-export const ledgerTransactions = pgTable('ledger_transactions', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  kind: text('kind', { enum: ['load', 'purchase', 'adjustment', 'auto_topup', 'refund'] }).notNull(),
-  paymentId: integer('payment_id'),
-  orderId: integer('order_id'),
-  createdBy: integer('created_by').references(() => accounts.id),
-  memo: text('memo'),
-  createdAt: createdAt(),
-});
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: ['load', 'purchase', 'adjustment', 'auto_topup', 'refund'] }).notNull(),
+    // What the transaction stands for, once: `order:<id>`, `payment:<id>`, `adjust:<actor>:<key>`.
+    idempotencyKey: text('idempotency_key').notNull(),
+    // The advertiser whose credits moved (every transaction so far touches exactly one user account).
+    userId: integer('user_id').references(() => accounts.id),
+    paymentId: integer('payment_id'),
+    orderId: integer('order_id'),
+    createdBy: integer('created_by').references(() => accounts.id),
+    memo: text('memo'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_transactions_idempotency').on(t.idempotencyKey),
+    index('ledger_transactions_user').on(t.userId, t.id),
+  ],
+);
 
 export const ledgerEntries = pgTable(
   'ledger_entries',
@@ -365,9 +384,15 @@ export const ledgerEntries = pgTable(
       .references(() => ledgerAccounts.id),
     // Signed minor units; the entries of one transaction sum to zero.
     amount: bigint('amount', { mode: 'number' }).notNull(),
+    // The account's balance once this entry is applied (written under the account's lock).
+    balanceAfter: bigint('balance_after', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('ledger_entries_account').on(t.ledgerAccountId, t.id)],
+  (t) => [
+    index('ledger_entries_account').on(t.ledgerAccountId, t.id),
+    uniqueIndex('ledger_entries_transaction_account').on(t.transactionId, t.ledgerAccountId),
+    check('ledger_entries_nonzero', sql`${t.amount} <> 0`),
+  ],
 );
 
 export const products = pgTable('products', {
@@ -395,6 +420,13 @@ export const cartItems = pgTable(
   (t) => [index('cart_items_user').on(t.userId)],
 );
 
+export type OrderItem = {
+  uid: string;
+  productCode: 'standard_topup' | 'additional_location';
+  price: number;
+  params: { cityId?: number; from?: string | null; until?: string | null; days?: number };
+};
+
 export const orders = pgTable(
   'orders',
   {
@@ -403,13 +435,17 @@ export const orders = pgTable(
       .notNull()
       .references(() => accounts.id),
     total: integer('total').notNull(),
-    items: jsonb('items')
-      .$type<Array<{ uid: string; productCode: string; price: number; params: Record<string, unknown> }>>()
-      .notNull(),
+    items: jsonb('items').$type<OrderItem[]>().notNull(),
     status: text('status', { enum: ['pending', 'paid', 'failed'] }).notNull(),
+    source: text('source', { enum: ['checkout', 'auto_topup'] })
+      .notNull()
+      .default('checkout'),
     idempotencyKey: text('idempotency_key').notNull(),
+    // What was asked with this key (method, items, amount): the same key with another request is refused.
+    requestHash: text('request_hash').notNull().default(''),
     paymentId: integer('payment_id'),
     createdAt: createdAt(),
+    paidAt: ts('paid_at'),
   },
   (t) => [uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey)],
 );
@@ -426,16 +462,37 @@ export const payments = pgTable(
     providerRef: text('provider_ref'),
     amount: integer('amount').notNull(),
     currency: char('currency', { length: 3 }).notNull(),
-    status: text('status', { enum: ['pending', 'requires_action', 'succeeded', 'failed'] }).notNull(),
+    status: text('status', { enum: ['pending', 'requires_action', 'succeeded', 'failed', 'expired'] }).notNull(),
     idempotencyKey: text('idempotency_key'),
+    // The order this load pays for, when it came from a cart.
+    orderId: integer('order_id'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
     settledAt: ts('settled_at'),
   },
   (t) => [
     uniqueIndex('payments_idempotency').on(t.userId, t.idempotencyKey),
-    index('payments_provider_ref').on(t.provider, t.providerRef),
+    uniqueIndex('payments_provider_ref').on(t.provider, t.providerRef),
+    index('payments_open')
+      .on(t.status, t.createdAt)
+      .where(sql`${t.status} in ('pending', 'requires_action')`),
   ],
+);
+
+// Every provider event (webhook) handled, once: a redelivery finds its id here and changes nothing.
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: serial('id').primaryKey(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    paymentId: integer('payment_id'),
+    outcome: text('outcome').notNull(),
+    receivedAt: ts('received_at').notNull(),
+  },
+  (t) => [uniqueIndex('payment_events_provider_event').on(t.provider, t.eventId)],
 );
 
 export const autoTopupTimers = pgTable(
@@ -450,6 +507,8 @@ export const autoTopupTimers = pgTable(
     localTime: text('local_time').notNull(),
     weeklyBudget: integer('weekly_budget'),
     enabled: boolean('enabled').notNull().default(true),
+    // Slots before this instant are not this timer's (set on creation and on every change).
+    activeFrom: ts('active_from').notNull().defaultNow(),
     createdAt: createdAt(),
   },
   (t) => [index('auto_topup_timers_user').on(t.userId)],
@@ -469,12 +528,55 @@ export const autoTopupRuns = pgTable(
     status: text('status', { enum: ['succeeded', 'failed', 'missed', 'skipped_budget'] }).notNull(),
     reason: text('reason'),
     amount: integer('amount').notNull().default(0),
+    orderId: integer('order_id'),
     ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }),
     createdAt: createdAt(),
   },
   // Exactly once per slot, however many workers race for it.
-  (t) => [uniqueIndex('auto_topup_runs_slot').on(t.timerId, t.slotAt)],
+  (t) => [uniqueIndex('auto_topup_runs_slot').on(t.timerId, t.slotAt), index('auto_topup_runs_user').on(t.userId)],
 );
+
+// ---------------------------------------------------------------- sandbox payment provider
+// The built-in test acquirer and crypto processor (docs/decisions/0400). They stand for third parties:
+// only src/server/modules/sandbox-provider reads or writes these tables, and they never hold a card
+// number (the tokenizer keeps the last four digits and the test behaviour of the card).
+
+export const sandboxCardTokens = pgTable('sandbox_card_tokens', {
+  id: text('id').primaryKey(),
+  last4: char('last4', { length: 4 }).notNull(),
+  brand: text('brand').notNull(),
+  expMonth: smallint('exp_month').notNull(),
+  expYear: smallint('exp_year').notNull(),
+  behaviour: text('behaviour', { enum: ['succeed', 'decline', 'challenge'] }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const sandboxCharges = pgTable('sandbox_charges', {
+  id: text('id').primaryKey(),
+  // The merchant's key: a retried charge with the same key answers the first charge.
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  tokenId: text('token_id').notNull(),
+  amount: integer('amount').notNull(),
+  currency: char('currency', { length: 3 }).notNull(),
+  status: text('status', { enum: ['succeeded', 'requires_action', 'failed'] }).notNull(),
+  failureCode: text('failure_code'),
+  returnUrl: text('return_url'),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const sandboxInvoices = pgTable('sandbox_invoices', {
+  id: text('id').primaryKey(),
+  // The merchant's order id: creating the invoice twice for one order answers the first invoice.
+  orderId: text('order_id').notNull().unique(),
+  amount: integer('amount').notNull(),
+  currency: char('currency', { length: 3 }).notNull(),
+  address: text('address').notNull(),
+  cryptoAmount: text('crypto_amount').notNull(),
+  status: text('status', { enum: ['new', 'settled', 'expired'] }).notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  createdAt: createdAt(),
+});
 
 // ---------------------------------------------------------------- jobs, community, stats, audit
 
@@ -540,8 +642,11 @@ export const notices = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
+    // Keys of the `messages` catalogue, translated when read (in the reader's language of that moment).
     title: text('title').notNull(),
     message: text('message').notNull(),
+    params: jsonb('params').$type<Record<string, string | number>>().notNull().default({}),
+    path: text('path'),
     readAt: ts('read_at'),
     createdAt: createdAt(),
   },

@@ -1,6 +1,7 @@
 // Removes the data of deleted accounts once their purge_after has passed (spec: within 14 days).
 // main.ts calls purgeDeletedAccounts from an interval; it is safe to run on several instances at once.
 import type { AppContext } from '../../context';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/client';
 import * as repo from './account.repo';
 
 export interface PurgeResult {
@@ -9,13 +10,6 @@ export interface PurgeResult {
   /** Accounts kept as anonymous tombstones because money records point at them. */
   anonymized: number[];
   failed: Array<{ id: number; error: string }>;
-}
-
-const FOREIGN_KEY_VIOLATION = '23503';
-
-function pgCode(err: unknown): string | undefined {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code ?? e?.cause?.code;
 }
 
 export async function purgeDeletedAccounts(ctx: AppContext, now: Date = ctx.now(), batch = 100): Promise<PurgeResult> {
@@ -33,7 +27,7 @@ export async function purgeDeletedAccounts(ctx: AppContext, now: Date = ctx.now(
           await tx.transaction(async (sp) => repo.deleteAccountRow(sp, id));
           return 'purged' as const;
         } catch (err) {
-          if (pgCode(err) !== FOREIGN_KEY_VIOLATION) throw err;
+          if (pgErrorCode(err) !== FOREIGN_KEY_VIOLATION) throw err;
           await repo.anonymize(tx, id);
           return 'anonymized' as const;
         }

@@ -17,7 +17,9 @@ type Access =
   /** The account named by :id, or an admin. */
   | 'owner'
   /** Admins only. */
-  | 'admin';
+  | 'admin'
+  /** Server-to-server (provider webhooks): no session decides, the signature does; unsigned is 401 for all. */
+  | 'signed';
 
 interface Rule {
   access: Access;
@@ -82,6 +84,21 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/edit/getVerification/:id': { access: 'owner' },
   'POST /api/edit/verify/:id': { access: 'owner' },
   'GET /api/admin/photo-id/:requestId': { access: 'admin', params: { requestId: '2147483000' } },
+  // money (the service checks whose transactions and payments a caller may read: money.test.ts)
+  'GET /api/payment/products': { access: 'public' },
+  'GET /api/payment/getData': { access: 'user' },
+  'GET /api/payment/getCart': { access: 'user' },
+  'POST /api/payment/addToCart': { access: 'user' },
+  'POST /api/payment/removeCartItem': { access: 'user' },
+  'POST /api/payment/makePayment': { access: 'user' },
+  'GET /api/payment/getPayment/:paymentId': { access: 'user', params: { paymentId: '2147483000' } },
+  'POST /api/payment/getTransactions': { access: 'user' },
+  'GET /api/payment/getTransactionsCsv': { access: 'user' },
+  'GET /api/payment/getBankDetails/:id': { access: 'owner' },
+  'POST /api/payment/webhook/:provider': { access: 'signed', params: { provider: 'sandbox' } },
+  'POST /api/admin/products': { access: 'admin' },
+  'POST /api/admin/adjustBalance': { access: 'admin' },
+  'POST /api/admin/recordBankTransfer': { access: 'admin' },
 };
 
 /** Parses printRoutes({ commonPrefix: false }): children are printed relative to their parent. */
@@ -142,6 +159,7 @@ async function callAs(caller: Caller, method: string, url: string, rule: Rule) {
 
 function expected(access: Access, caller: Caller): 'allowed' | 401 | 403 {
   if (access === 'public') return 'allowed';
+  if (access === 'signed') return 401;
   if (caller === 'visitor') return 401;
   if (access === 'user') return 'allowed';
   if (access === 'owner') return caller === 'stranger' ? 403 : 'allowed';

@@ -1,8 +1,9 @@
 // Listings are where a profile appears: its home city and each additional location it bought. Their
 // order is the ranking rule of DESIGN.md: bumped_at descending, ties by id. Every change of a listing
 // goes through here so `country_primary` (one entry per profile on a country page) stays right.
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Db, type Tx } from '../../db/client';
+import { cities, listings } from '../../db/schema';
 
 /** Recomputes which listing of each profile stands for it on its country pages. */
 export async function refreshCountryPrimary(db: Db | Tx, profileIds?: number[]) {
@@ -66,4 +67,75 @@ export async function positionOf(db: Db | Tx, profileId: number, now: Date): Pro
     where h.profile_id = ${profileId} and h.kind = 'home' and p.listed`,
   );
   return row ? Number(row.position) : null;
+}
+
+export interface CityInfo {
+  id: number;
+  name: string;
+  countryCode: string;
+  timezone: string;
+}
+
+/** Cities by id (the cart names its additional locations). */
+export async function citiesByIds(db: Db | Tx, ids: number[]): Promise<Map<number, CityInfo>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({ id: cities.id, name: cities.name, countryCode: cities.countryCode, timezone: cities.timezone })
+    .from(cities)
+    .where(inArray(cities.id, ids));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The city of the profile's home listing: where it ranks, and whose clock its auto-topup follows. */
+export async function homeCityOf(db: Db | Tx, profileId: number): Promise<CityInfo | null> {
+  const [row] = await db
+    .select({ id: cities.id, name: cities.name, countryCode: cities.countryCode, timezone: cities.timezone })
+    .from(listings)
+    .innerJoin(cities, eq(cities.id, listings.cityId))
+    .where(and(eq(listings.profileId, profileId), eq(listings.kind, 'home')))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Additional location (DESIGN.md): lists the profile in another city for `days` days from `now`, at the top
+ * of that city (bumped now), optionally as a tour with dates. A city it is already listed in as an
+ * additional location gets `days` more from its current end, keeping its rank.
+ */
+export async function addAdditionalListing(
+  db: Db | Tx,
+  input: { profileId: number; cityId: number; days: number; from: string | null; until: string | null; now: Date },
+) {
+  const { profileId, cityId, days, from, until, now } = input;
+  const extended = await db
+    .update(listings)
+    .set({
+      expiresAt: sql`greatest(${listings.expiresAt}, ${now.toISOString()}::timestamptz) + make_interval(days => ${days})`,
+      tourFrom: from,
+      tourUntil: until,
+    })
+    .where(
+      and(
+        eq(listings.profileId, profileId),
+        eq(listings.cityId, cityId),
+        eq(listings.kind, 'additional'),
+        gt(listings.expiresAt, now),
+      ),
+    )
+    .returning({ id: listings.id });
+  if (!extended.length) {
+    const [city] = await db.select({ countryCode: cities.countryCode }).from(cities).where(eq(cities.id, cityId));
+    if (!city) throw new Error(`city ${cityId} does not exist`);
+    await db.insert(listings).values({
+      profileId,
+      cityId,
+      countryCode: city.countryCode,
+      kind: 'additional',
+      bumpedAt: now,
+      tourFrom: from,
+      tourUntil: until,
+      expiresAt: new Date(now.getTime() + days * 86_400_000),
+    });
+  }
+  await refreshCountryPrimary(db, [profileId]);
 }

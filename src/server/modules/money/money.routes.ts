@@ -1,0 +1,161 @@
+// /api/payment/* (spec section 7 "Payment") and the admin calls on money. Thin: validate with the shared
+// schemas, authorise in onRequest, call the money service, answer its result. Every route refuses a body
+// or query that carries a card number (card-guard.ts) before anything reads it.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { IdParam } from '#shared/api/fields.ts';
+import {
+  AddToCartBody,
+  AdjustBalanceBody,
+  BankDetailsResponse,
+  CartResponse,
+  LedgerChangeResponse,
+  MakePaymentBody,
+  PaymentDataResponse,
+  PaymentIdParam,
+  PaymentResultResponse,
+  ProductsResponse,
+  RecordBankTransferBody,
+  RemoveCartItemBody,
+  TransactionsBody,
+  TransactionsCsvQuery,
+  TransactionsPage,
+  UpdateProductBody,
+} from '#shared/schemas/money.ts';
+import { PageQuery } from '#shared/schemas/directory.ts';
+import type { AppContext } from '../../context';
+import { requireUser } from '../../plugins/session';
+import { adminOnly, ownerOf, sameOriginJson, signedIn } from '../auth/guards';
+import { refuseCardNumbers } from './card-guard';
+import * as money from './money.service';
+
+const perUser = (max: number, timeWindow: string) => ({
+  rateLimit: {
+    max,
+    timeWindow,
+    keyGenerator: (req: { user: { id: number } | null; ip: string }) => (req.user ? `user:${req.user.id}` : req.ip),
+  },
+});
+
+export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') await sameOriginJson(request, reply);
+  });
+  app.addHook('preValidation', refuseCardNumbers);
+
+  app.get('/payment/products', { schema: { response: { 200: ProductsResponse } } }, async () =>
+    money.productsView(ctx),
+  );
+
+  app.get(
+    '/payment/getData',
+    { onRequest: signedIn, schema: { response: { 200: PaymentDataResponse } } },
+    async (req) => ({
+      data: await money.getPaymentData(ctx, requireUser(req).id),
+    }),
+  );
+
+  app.get('/payment/getCart', { onRequest: signedIn, schema: { response: { 200: CartResponse } } }, async (req) => ({
+    data: await money.getCart(ctx, requireUser(req).id),
+  }));
+
+  app.post(
+    '/payment/addToCart',
+    { onRequest: signedIn, schema: { body: AddToCartBody, response: { 200: CartResponse } } },
+    async (req) => ({ data: await money.addToCart(ctx, requireUser(req).id, req.body) }),
+  );
+
+  app.post(
+    '/payment/removeCartItem',
+    { onRequest: signedIn, schema: { body: RemoveCartItemBody, response: { 200: CartResponse } } },
+    async (req) => ({ data: await money.removeCartItem(ctx, requireUser(req).id, req.body.uid) }),
+  );
+
+  app.post(
+    '/payment/makePayment',
+    {
+      onRequest: signedIn,
+      schema: { body: MakePaymentBody, response: { 200: PaymentResultResponse } },
+      config: perUser(30, '10 minutes'),
+    },
+    async (req) => ({ data: await money.makePayment(ctx, requireUser(req).id, req.body) }),
+  );
+
+  app.get(
+    '/payment/getPayment/:paymentId',
+    { onRequest: signedIn, schema: { params: PaymentIdParam, response: { 200: PaymentResultResponse } } },
+    async (req) => ({ data: await money.getPayment(ctx, requireUser(req), req.params.paymentId) }),
+  );
+
+  app.post(
+    '/payment/getTransactions',
+    {
+      onRequest: signedIn,
+      schema: { querystring: PageQuery, body: TransactionsBody, response: { 200: TransactionsPage } },
+    },
+    async (req) => money.listTransactions(ctx, requireUser(req), req.body.user_id, req.query.page),
+  );
+
+  app.get(
+    '/payment/getTransactionsCsv',
+    { onRequest: signedIn, schema: { querystring: TransactionsCsvQuery } },
+    async (req, reply) => {
+      const csv = await money.transactionsCsv(ctx, requireUser(req), req.query.user_id);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="transactions-${req.query.user_id}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  );
+
+  app.get(
+    '/payment/getBankDetails/:id',
+    { onRequest: ownerOf('id'), schema: { params: IdParam, response: { 200: BankDetailsResponse } } },
+    async (req) => ({ data: money.getBankDetails(ctx, req.params.id) }),
+  );
+
+  // ---------------------------------------------------------------- admin
+
+  app.post(
+    '/admin/products',
+    { onRequest: adminOnly, schema: { body: UpdateProductBody, response: { 200: ProductsResponse } } },
+    async (req) => {
+      await money.updateProduct(ctx, req.body);
+      return money.productsView(ctx);
+    },
+  );
+
+  app.post(
+    '/admin/adjustBalance',
+    { onRequest: adminOnly, schema: { body: AdjustBalanceBody, response: { 200: LedgerChangeResponse } } },
+    async (req) => ({ data: await money.adjustFromBody(ctx, requireUser(req), req.body) }),
+  );
+
+  app.post(
+    '/admin/recordBankTransfer',
+    { onRequest: adminOnly, schema: { body: RecordBankTransferBody, response: { 200: LedgerChangeResponse } } },
+    async (req) => ({ data: await money.recordBankTransfer(ctx, requireUser(req), req.body) }),
+  );
+};
+
+const WebhookParams = z.object({ provider: z.string().regex(/^[a-z0-9-]{1,30}$/) });
+const WebhookAnswer = z.object({ received: z.literal(true), outcome: z.string() });
+
+/**
+ * POST /api/payment/webhook/{provider}: providers' signed events. The signature is over the exact bytes,
+ * so this plugin keeps the body raw (and reads no other content type as anything but bytes).
+ */
+export const webhookRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
+
+  app.post(
+    '/payment/webhook/:provider',
+    { schema: { params: WebhookParams, response: { 200: WebhookAnswer } } },
+    async (req) => {
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      return money.handleWebhook(ctx, req.params.provider, raw, req.headers);
+    },
+  );
+};

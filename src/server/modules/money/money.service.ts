@@ -1,0 +1,58 @@
+// The money service: the only way into the ledger, orders, payments, products and carts
+// (docs/decisions/0401). Other modules call these functions; nothing else touches the money tables.
+//
+//   balanceOf(ctx, userId)                                   credits, minor units
+//   purchase(ctx, {userId, productCode, idempotencyKey, source}, tx?)   buy from the balance (auto-topup)
+//   adjustBalance(ctx, {actor, userId, amount, reason, idempotencyKey}) admin correction (a new pair)
+//   recordBankTransfer(ctx, actor, {reference, amount, bank_transaction_id})  credit a received transfer
+//   getCart / addToCart / removeCartItem / makePayment / getPayment / handleWebhook     checkout
+//   listTransactions / transactionsCsv                       statements
+//   listProducts / updateProduct                             prices
+//   settleOpenPayments(ctx)                                  periodic: settle what a crash left open
+import type { PaymentData, ProductsResponse } from '#shared/schemas/money.ts';
+import type { AppContext } from '../../context';
+import { positionOf } from '../listings/listings.service';
+import { getCart } from './cart';
+import { balanceOf as ledgerBalance } from './ledger';
+import { listProducts, presentProduct } from './products';
+import { providers } from './providers';
+
+export { InsufficientBalance, ledgerProblems } from './ledger';
+export { addToCart, getCart, removeCartItem } from './cart';
+export { getPayment, handleWebhook, makePayment, purchase, settleOpenPayments } from './checkout';
+export { adjustBalance, adjustFromBody } from './adjust';
+export { bankReference, getBankDetails, recordBankTransfer } from './bank';
+export { listTransactions, transactionsCsv } from './transactions';
+export { listProducts, updateProduct } from './products';
+
+export const balanceOf = (ctx: AppContext, userId: number) => ledgerBalance(ctx.db, userId);
+
+export async function productsView(ctx: AppContext): Promise<ProductsResponse> {
+  return {
+    data: (await listProducts(ctx)).map(presentProduct),
+    currency: ctx.env.SITE_CURRENCY,
+    minimum_topup: ctx.env.MIN_TOPUP,
+  };
+}
+
+export async function getPaymentData(ctx: AppContext, userId: number): Promise<PaymentData> {
+  const [products, cart, position] = await Promise.all([
+    listProducts(ctx),
+    getCart(ctx, userId),
+    positionOf(ctx.db, userId, ctx.now()),
+  ]);
+  const { card, crypto } = providers(ctx);
+  return {
+    currency: ctx.env.SITE_CURRENCY,
+    balance: cart.balance,
+    minimum_topup: ctx.env.MIN_TOPUP,
+    position,
+    products: products.map(presentProduct),
+    methods: {
+      card: card ? { provider: card.name, sandbox: card.sandbox, tokenize_url: card.tokenizeUrl ?? '' } : null,
+      crypto: crypto ? { provider: crypto.name, sandbox: crypto.sandbox } : null,
+      bank: true,
+    },
+    cart,
+  };
+}

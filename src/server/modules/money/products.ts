@@ -1,0 +1,63 @@
+// Products and prices (docs/decisions/0403): rows of `products`, created from the configured defaults
+// when missing, then edited by admins only (the table wins over the configuration from then on).
+import { asc, eq } from 'drizzle-orm';
+import { ADDITIONAL_LOCATION_DAYS } from '#shared/constants.ts';
+import type { ProductCode, UpdateProductBody } from '#shared/schemas/money.ts';
+import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { products } from '../../db/schema';
+
+export type ProductRow = typeof products.$inferSelect;
+
+const ensured = new WeakSet<object>();
+
+async function ensureDefaults(ctx: AppContext) {
+  if (ensured.has(ctx.db)) return;
+  await ctx.db
+    .insert(products)
+    .values([
+      { code: 'standard_topup', name: 'Standard top-up', price: ctx.env.PRICE_STANDARD_TOPUP },
+      {
+        code: 'additional_location',
+        name: 'Additional location',
+        price: ctx.env.PRICE_ADDITIONAL_LOCATION,
+        durationDays: ADDITIONAL_LOCATION_DAYS,
+      },
+    ])
+    .onConflictDoNothing();
+  ensured.add(ctx.db);
+}
+
+export async function listProducts(ctx: AppContext, db: Db | Tx = ctx.db): Promise<ProductRow[]> {
+  await ensureDefaults(ctx);
+  return db.select().from(products).orderBy(asc(products.id));
+}
+
+export async function productByCode(ctx: AppContext, code: ProductCode, db: Db | Tx = ctx.db) {
+  const all = await listProducts(ctx, db);
+  const found = all.find((p) => p.code === code);
+  if (!found) throw new Error(`product ${code} is missing`);
+  return found;
+}
+
+export async function updateProduct(ctx: AppContext, body: UpdateProductBody): Promise<ProductRow[]> {
+  await ensureDefaults(ctx);
+  await ctx.db
+    .update(products)
+    .set({
+      price: body.price,
+      ...(body.active === undefined ? {} : { active: body.active }),
+      ...(body.duration_days === undefined || body.code !== 'additional_location'
+        ? {}
+        : { durationDays: body.duration_days }),
+    })
+    .where(eq(products.code, body.code));
+  return listProducts(ctx);
+}
+
+export const presentProduct = (p: ProductRow) => ({
+  code: p.code,
+  price: p.price,
+  duration_days: p.durationDays,
+  active: p.active,
+});

@@ -1,0 +1,155 @@
+// BTCPay Server (self-hosted crypto processor) over its Greenfield API (docs/decisions/0400):
+//   POST /api/v1/stores/{storeId}/invoices                       create an invoice (amount as a decimal string)
+//   GET  /api/v1/stores/{storeId}/invoices?orderId=...           find ours by order id (a retried start)
+//   GET  /api/v1/stores/{storeId}/invoices/{invoiceId}           its status: New, Processing, Settled, Expired, Invalid
+//   GET  /api/v1/stores/{storeId}/invoices/{invoiceId}/payment-methods   address (destination) and amount due
+// Webhooks carry `BTCPay-Sig: sha256=<HMAC-SHA256 hex of the raw body with the webhook secret>`; a redelivery
+// has a new deliveryId and the first one in originalDeliveryId. The event is only a hint: the invoice's
+// state is always read back from the API before anything is credited.
+import crypto from 'node:crypto';
+import type { Env } from '../../../env';
+import {
+  paymentIdOfKey,
+  ProviderUnavailable,
+  WebhookRejected,
+  type PaymentProvider,
+  type ProviderState,
+  type StartInput,
+} from './provider';
+
+const EXPIRY_MINUTES = 60;
+
+interface Invoice {
+  id: string;
+  status: string;
+  amount: string;
+  currency: string;
+  checkoutLink?: string | null;
+  expirationTime?: number;
+  metadata?: { orderId?: string };
+}
+interface PaymentMethod {
+  paymentMethodId?: string;
+  paymentMethod?: string;
+  currency?: string;
+  destination?: string;
+  amount?: string;
+  due?: string;
+}
+
+export function minorDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+export const toDecimal = (minor: number, currency: string) =>
+  (minor / 10 ** minorDigits(currency)).toFixed(minorDigits(currency));
+export const fromDecimal = (value: string, currency: string) => Math.round(Number(value) * 10 ** minorDigits(currency));
+
+export function btcpay(env: Env): PaymentProvider {
+  const base = env.BTCPAY_URL!.replace(/\/+$/, '');
+  const store = encodeURIComponent(env.BTCPAY_STORE_ID!);
+  const secret = env.BTCPAY_WEBHOOK_SECRET!;
+
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${base}/api/v1/stores/${store}${path}`, {
+        method,
+        headers: { authorization: `token ${env.BTCPAY_API_KEY}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch (err) {
+      throw new ProviderUnavailable(`BTCPay unreachable: ${(err as Error).message}`);
+    }
+    if (!res.ok) throw new ProviderUnavailable(`BTCPay answered ${res.status} to ${method} ${path}`);
+    return (await res.json()) as T;
+  }
+
+  async function state(invoice: Invoice): Promise<ProviderState> {
+    const status: ProviderState['status'] =
+      invoice.status === 'Settled'
+        ? 'succeeded'
+        : invoice.status === 'Expired'
+          ? 'expired'
+          : invoice.status === 'Invalid'
+            ? 'failed'
+            : 'pending';
+    const methods = await call<PaymentMethod[]>('GET', `/invoices/${encodeURIComponent(invoice.id)}/payment-methods`);
+    const btc = methods.find((m) => (m.paymentMethodId ?? m.paymentMethod ?? '').startsWith('BTC')) ?? methods[0];
+    return {
+      status,
+      ref: invoice.id,
+      amount: fromDecimal(invoice.amount, invoice.currency),
+      ...(status === 'expired' || status === 'failed' ? { failure: invoice.status.toLowerCase() } : {}),
+      invoice: {
+        address: btc?.destination ?? '',
+        crypto_amount: btc?.due ?? btc?.amount ?? '',
+        crypto_currency: btc?.currency ?? 'BTC',
+        checkout_url: invoice.checkoutLink ?? null,
+        expires_at: new Date((invoice.expirationTime ?? 0) * 1000).toISOString(),
+      },
+    };
+  }
+
+  async function findByOrder(orderId: string) {
+    const found = await call<Invoice[]>('GET', `/invoices?orderId=${encodeURIComponent(orderId)}`);
+    return found.find((i) => i.metadata?.orderId === orderId) ?? null;
+  }
+
+  return {
+    name: 'btcpay',
+    method: 'crypto',
+    sandbox: false,
+    async start(input: StartInput) {
+      const existing = await findByOrder(input.idempotencyKey);
+      const invoice =
+        existing ??
+        (await call<Invoice>('POST', '/invoices', {
+          amount: toDecimal(input.amount, input.currency),
+          currency: input.currency,
+          metadata: { orderId: input.idempotencyKey },
+          checkout: { expirationMinutes: EXPIRY_MINUTES, redirectURL: input.returnUrl },
+        }));
+      return state(invoice);
+    },
+    async fetch(payment) {
+      const invoice = payment.providerRef
+        ? await call<Invoice>('GET', `/invoices/${encodeURIComponent(payment.providerRef)}`)
+        : await findByOrder(payment.idempotencyKey);
+      return invoice ? state(invoice) : null;
+    },
+    parseWebhook(rawBody, headers) {
+      const sent = headers['btcpay-sig'];
+      if (typeof sent !== 'string') throw new WebhookRejected(401, 'no BTCPay-Sig');
+      const expected = `sha256=${crypto.createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+      if (sent.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(sent), Buffer.from(expected)))
+        throw new WebhookRejected(401, 'bad BTCPay-Sig');
+      let event: {
+        deliveryId?: unknown;
+        originalDeliveryId?: unknown;
+        type?: unknown;
+        storeId?: unknown;
+        invoiceId?: unknown;
+        metadata?: { orderId?: unknown };
+      };
+      try {
+        event = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        throw new WebhookRejected(400, 'not JSON');
+      }
+      const id =
+        typeof event.originalDeliveryId === 'string' && event.originalDeliveryId
+          ? event.originalDeliveryId
+          : event.deliveryId;
+      if (typeof id !== 'string' || typeof event.type !== 'string') throw new WebhookRejected(400, 'no delivery id');
+      if (event.storeId !== undefined && event.storeId !== env.BTCPAY_STORE_ID)
+        throw new WebhookRejected(400, 'other store');
+      return {
+        id,
+        type: event.type,
+        ref: typeof event.invoiceId === 'string' ? event.invoiceId : null,
+        paymentId: paymentIdOfKey(event.metadata?.orderId),
+      };
+    },
+  };
+}

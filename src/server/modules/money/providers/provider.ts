@@ -1,0 +1,82 @@
+// One interface for every way money comes in by itself (docs/decisions/0400): a card acquirer or a crypto
+// processor. The money service never knows which one it talks to. A bank transfer is no provider: an
+// admin records it.
+import type { CryptoInvoice } from '#shared/schemas/money.ts';
+
+export type ProviderStatus = 'succeeded' | 'requires_action' | 'pending' | 'failed' | 'expired';
+
+/** What the provider says about one payment, now. */
+export interface ProviderState {
+  status: ProviderStatus;
+  /** The provider's id of the charge or invoice. */
+  ref: string;
+  /** Why it failed: `card_declined`, `authentication_failed`, `invalid_token`, `expired`... */
+  failure?: string;
+  /** The amount the provider confirms, minor units (settled states). */
+  amount?: number;
+  last4?: string | null;
+  /** requires_action: where the payer completes the confirmation step. */
+  redirectUrl?: string;
+  invoice?: CryptoInvoice;
+}
+
+export interface StartInput {
+  paymentId: number;
+  amount: number;
+  currency: string;
+  /** Stable per payment (`pay_<id>`): the provider answers a repeated start with the first charge or invoice. */
+  idempotencyKey: string;
+  cardToken?: string;
+  /** Absolute URL the payer returns to after a confirmation step or a hosted checkout. */
+  returnUrl: string;
+}
+
+/** A webhook whose signature checked out. */
+export interface WebhookEvent {
+  /** The provider's id of this event (a redelivery keeps it), for exactly-once handling. */
+  id: string;
+  type: string;
+  /** The charge or invoice it is about, and our payment id when the provider echoes it. */
+  ref: string | null;
+  paymentId: number | null;
+}
+
+export class WebhookRejected extends Error {
+  constructor(
+    readonly status: 400 | 401,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'WebhookRejected';
+  }
+}
+
+/** The provider could not be reached or answered nonsense: nothing is known, try again later. */
+export class ProviderUnavailable extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'ProviderUnavailable';
+  }
+}
+
+export interface PaymentProvider {
+  readonly name: string;
+  readonly method: 'card' | 'crypto';
+  /** A test provider: the UI says so. */
+  readonly sandbox: boolean;
+  /** Card providers: where the browser sends the card to get a token (never our API). */
+  readonly tokenizeUrl?: string;
+  /** Charges the card or opens the invoice; idempotent by input.idempotencyKey. */
+  start(input: StartInput): Promise<ProviderState>;
+  /** The payment as the provider sees it now; null when the provider never heard of it. */
+  fetch(payment: { idempotencyKey: string; providerRef: string | null }): Promise<ProviderState | null>;
+  /** Checks the signature over the raw body and reads the event; throws WebhookRejected. */
+  parseWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): WebhookEvent;
+}
+
+/** `pay_<id>` <-> payment id: the reference we give providers. */
+export const providerKey = (paymentId: number) => `pay_${paymentId}`;
+export const paymentIdOfKey = (key: unknown): number | null => {
+  const m = typeof key === 'string' ? /^pay_(\d{1,10})$/.exec(key) : null;
+  return m ? Number(m[1]) : null;
+};
