@@ -8,6 +8,7 @@ import { startWorker } from './lib/jobs';
 import { purgeDeletedAccounts } from './modules/account/account.purge';
 import { cleanupAuthData } from './modules/auth/auth.service';
 import { removeExpiredListings } from './modules/listings/listings.service';
+import { settleOpenPayments } from './modules/money/money.service';
 import { refreshSearchWords } from './modules/directory/directory.service';
 import { importGeo } from './modules/geo/geo-import';
 import { mediaJobHandlers } from './modules/media/media.service';
@@ -45,6 +46,8 @@ async function main() {
       { name: 'refresh search words', everyMs: 10 * 60 * 1000, run: (c) => refreshSearchWords(c.db) },
       { name: 'remove expired locations', everyMs: 5 * 60 * 1000, run: (c) => removeExpiredListings(c.db) },
       { name: 'delete expired photo IDs', everyMs: 60 * 60 * 1000, run: (c) => deleteExpiredPhotoIds(c, c.now()) },
+      // Also 2 s after start: what a crash left between a provider's answer and our ledger is settled.
+      { name: 'settle open payments', everyMs: 60 * 1000, run: (c) => settleOpenPayments(c) },
     ],
     log: (msg, err) => app.log.error({ err }, msg),
   });
