@@ -11,7 +11,8 @@ import { SectionErrorBoundary } from '#client/components/section-error-boundary.
 import { ProfileModalHost } from '#client/components/profile-modal-host.tsx';
 import { LoadingOverlay, Spinner } from '#client/components/spinner.tsx';
 import { TopBar } from '#client/components/top-bar.tsx';
-import { needsCompletion, useCurrentUser, useOnlinePing } from '#client/features/app/api.ts';
+import { needsCompletion } from '#shared/rules/completion.ts';
+import { useCurrentUser, useOnlinePing } from '#client/features/app/api.ts';
 import { EmailBanner } from '#client/features/auth/email-banner.tsx';
 import { useTitleOverride } from '#client/lib/document-title.ts';
 import { applyUserLanguage } from '#client/lib/i18n.ts';
@@ -46,7 +47,7 @@ export function Shell() {
     const exempt = meta?.section === 'edit' || meta?.section === 'auth' || meta?.section === 'settings';
     if (!redirected.current && needsCompletion(user) && !exempt) {
       redirected.current = true;
-      navigate(`/edit/${user.user_id}?action=complete`);
+      void navigate(`/edit/${user.user_id}?action=complete`);
     }
   }, [user, meta?.section, navigate]);
 

@@ -23,7 +23,7 @@ export function SearchBox({ onSearched }: { onSearched?: () => void }) {
     event.preventDefault();
     const q = text.trim();
     if (q.length < SEARCH_MIN_CHARS) return;
-    navigate(`${SEARCH_PATH}?q=${encodeURIComponent(q)}`);
+    void navigate(`${SEARCH_PATH}?q=${encodeURIComponent(q)}`);
     onSearched?.();
   };
 

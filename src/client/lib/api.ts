@@ -3,16 +3,13 @@
 //   422 -> validation-error dialog, 403/429 -> error notification with the body's message,
 //   401 -> login modal, 404 -> page-not-found screen, anything else -> a generic error notice;
 //   any error switches the loading indicator off; a `type: 'notification'` body raises a notice.
-import { API_BASE } from '#shared/constants.ts';
+import { API_BASE, CSRF_COOKIE, CSRF_HEADER } from '#shared/constants.ts';
 import type { MessageBody, NotificationBody, ValidationErrorBody } from '#shared/api/errors.ts';
 import { readCookie } from './cookies';
 import { escapeHtml, notify, openLoginModal, showValidationErrors } from './dialogs';
 import { i18n } from './i18n';
 import { loading } from './loading';
 import { goToNotFound } from './navigation';
-
-export const CSRF_COOKIE = 'csrf';
-export const CSRF_HEADER = 'x-csrf-token';
 
 export class ApiError extends Error {
   constructor(

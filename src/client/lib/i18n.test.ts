@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '#shared/routes.ts';
 import { CATALOGUE_LANGUAGES, loadResources, type Catalogue } from '#shared/i18n/index.ts';
-import { pickLanguage } from './i18n';
+import { pickLanguage } from '#shared/rules/language.ts';
 
 const at = (hostname: string, search = '') => ({ hostname, search });
 

@@ -3,7 +3,8 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGES, loadCatalogue } from '#shared/i18n/index.ts';
-import { LANGUAGES, type Language } from '#shared/constants.ts';
+import { LANGUAGES } from '#shared/constants.ts';
+import { pickLanguage } from '#shared/rules/language.ts';
 
 export const i18n = i18next.createInstance();
 
@@ -19,33 +20,6 @@ const catalogueBackend: BackendModule = {
     );
   },
 };
-
-export const isLanguage = (value: unknown): value is Language =>
-  typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-
-/** Spec section 1 and DESIGN.md: German is chosen by host name (de.example.com, example.de). */
-export function hostLanguage(hostname: string): Language | null {
-  const host = hostname.toLowerCase();
-  return host.startsWith('de.') || host.endsWith('.de') ? 'de' : null;
-}
-
-/** docs/decisions/0004: every page also takes ?lang=de|es|pt, the URL search engines index. */
-export function queryLanguage(search: string): Language | null {
-  const lang = new URLSearchParams(search).get('lang');
-  return isLanguage(lang) ? lang : null;
-}
-
-/**
- * The language to show: an explicit ?lang, then the host (de.), then the signed-in user's
- * language, else English.
- */
-export function pickLanguage(location: { hostname: string; search: string }, userLanguage?: string | null): Language {
-  return (
-    queryLanguage(location.search) ??
-    hostLanguage(location.hostname) ??
-    (isLanguage(userLanguage) ? userLanguage : 'en')
-  );
-}
 
 let started: Promise<void> | undefined;
 

@@ -2,8 +2,8 @@
 // collected per page address as {pageAddress: [ids]} and flushed 5 s after the last new one, to
 // POST /api/directory/impressions. A page that goes away flushes at once (pagehide, or hidden on
 // phones, where pagehide may never come) with a keepalive request that outlives the page.
-import { IMPRESSIONS_FLUSH_MS } from '#shared/constants.ts';
-import { apiUrl, CSRF_COOKIE, CSRF_HEADER } from './api';
+import { CSRF_COOKIE, CSRF_HEADER, IMPRESSIONS_FLUSH_MS } from '#shared/constants.ts';
+import { apiUrl } from './api';
 import { readCookie } from './cookies';
 
 /** The server's limits (ImpressionsBody): 500 ids per page address, addresses up to 500 characters. */

@@ -113,11 +113,11 @@ export function startWorker(
     };
   };
   const poll = guard('jobs', () => runDueJobs(ctx, opts.handlers));
-  timers.push(setInterval(poll, opts.pollMs ?? 5000));
+  timers.push(setInterval(() => void poll(), opts.pollMs ?? 5000));
   for (const task of opts.tasks) {
     const run = guard(task.name, () => task.run(ctx));
-    timers.push(setTimeout(run, 2000));
-    timers.push(setInterval(run, task.everyMs));
+    timers.push(setTimeout(() => void run(), 2000));
+    timers.push(setInterval(() => void run(), task.everyMs));
   }
   for (const t of timers) t.unref();
   return () => {

@@ -21,6 +21,8 @@ export function ConfirmDialog() {
         <button type="button" className="button" onClick={() => settleConfirm(false)}>
           {options?.cancel ?? t('dialog.cancel')}
         </button>
+        {/* The dialog's answer has the focus when it opens (WAI-ARIA dialog pattern). */}
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <button type="button" className="button button--primary" onClick={() => settleConfirm(true)} autoFocus>
           {options?.confirm ?? t('dialog.yes')}
         </button>

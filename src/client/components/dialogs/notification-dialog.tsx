@@ -51,7 +51,9 @@ export function NotificationDialog() {
               {options.cancel}
             </button>
           )}
+          {/* The dialog's answer has the focus when it opens (WAI-ARIA dialog pattern). */}
           {options.ok && (
+            // eslint-disable-next-line jsx-a11y/no-autofocus
             <button type="button" className="button button--primary" onClick={() => finish(true)} autoFocus>
               {options.ok}
             </button>

@@ -36,6 +36,8 @@ export function ValidationDialog() {
         </ul>
       </DialogDescription>
       <div className="dialog__actions">
+        {/* The dialog's answer has the focus when it opens (WAI-ARIA dialog pattern). */}
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <button type="button" className="button button--primary" onClick={closeValidationErrors} autoFocus>
           {t('dialog.close')}
         </button>

@@ -68,15 +68,6 @@ export function roleOf(user: CurrentUser | null | undefined): Role {
   return user ? user.role : 'visitor';
 }
 
-/** Spec section 1: a profile that is neither complete nor pending verification must be completed first. */
-/**
- * Spec section 1: a profile neither complete nor pending verification sends its user to the edit page.
- * Admins are exempt (docs/decisions/0007): their account exists to clear queues, not to advertise.
- */
-export function needsCompletion(user: CurrentUser | null | undefined): boolean {
-  return !!user && user.role !== 'admin' && !user.complete && user.verify !== 'pending';
-}
-
 export interface AppConfig {
   build: string;
   fallback_landing_url: string | null;

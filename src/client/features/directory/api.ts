@@ -14,6 +14,7 @@ import type {
 } from '#shared/schemas/directory.ts';
 import type { NotificationBody } from '#shared/api/errors.ts';
 import { api, ApiError } from '#client/lib/api.ts';
+import { itemLocation } from '#shared/rules/listing-item.ts';
 
 export type Countries = z.infer<typeof CountriesResponse>['data'];
 export type { CommentsPage, DirectoryFilter, DirectoryPage, Navigation, Profile, ProfileItem };
@@ -107,14 +108,20 @@ export async function fetchBookmarkedProfile(id: number, signal?: AbortSignal): 
 
 /** A profile as a list item (bookmarks list the full profiles they fetched). */
 export function toProfileItem(profile: Profile): ProfileItem {
+  // The item stands for the profile's home listing.
+  const { on_tour, city, place } = itemLocation({
+    kind: 'home',
+    city: profile.city?.name ?? null,
+    place: profile.place,
+  });
   return {
     id: profile.user_id,
     name: profile.screen_name,
     heading: profile.heading,
     avatar: profile.avatar,
     verified: profile.verified,
-    on_tour: profile.tours.length > 0,
-    user: { city: profile.city?.name ?? null, place: profile.place, profile: profile.screen_name },
+    on_tour,
+    user: { city, place, profile: profile.screen_name },
   };
 }
 

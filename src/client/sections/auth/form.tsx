@@ -6,7 +6,7 @@ import { useCallback, useId, useRef, useState, type FormEvent, type InputHTMLAtt
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { MIN_AGE } from '#shared/constants.ts';
-import { ageOn } from '#shared/schemas/auth.ts';
+import { ageOn, isCalendarDate } from '#shared/rules/date-of-birth.ts';
 import { ApiError } from '#client/lib/api.ts';
 import './auth.css';
 
@@ -21,12 +21,6 @@ const PATTERN_MESSAGES: Record<string, string> = {
   pin: 'auth:errors.pin',
   date_of_birth: 'auth:errors.dateFormat',
 };
-
-function validDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < '1900-01-01') return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
 
 /** One translated sentence for a Zod issue of a field labelled `label`. */
 export function issueMessage(t: Translate, issue: Issue, field: string, label: string, value: unknown): string {
@@ -47,7 +41,7 @@ export function issueMessage(t: Translate, issue: Issue, field: string, label: s
     case 'custom':
       if (field === 'date_of_birth') {
         const text = typeof value === 'string' ? value : '';
-        return validDate(text) && ageOn(text, new Date()) < MIN_AGE
+        return isCalendarDate(text) && ageOn(text, new Date()) < MIN_AGE
           ? t('auth:errors.tooYoung', { age: MIN_AGE })
           : t('auth:errors.dateInvalid', { label });
       }

@@ -17,7 +17,6 @@ export function LoginPage() {
     <AuthCard title={t('login.title')} lead={t('login.lead')} testId="login-page">
       {user && <p className="auth__note">{t('login.signedInAs', { username: user.username })}</p>}
       <LoginForm
-        autoFocus
         onSignedIn={(session) => navigate(session.path !== '/' ? session.path : (next ?? '/'), { replace: true })}
       />
     </AuthCard>

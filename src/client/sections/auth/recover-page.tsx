@@ -80,7 +80,6 @@ export function RecoverPage() {
           form={form}
           name="password"
           autoComplete="new-password"
-          autoFocus
           hint={t('register.passwordHint', { count: PASSWORD_MIN })}
         />
         <p className="field__hint">

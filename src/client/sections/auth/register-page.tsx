@@ -40,7 +40,7 @@ export function RegisterPage() {
     const session = await register(body);
     await started(session.data);
     // The profile completion page (or home when nothing is missing).
-    navigate(session.path, { replace: true });
+    await navigate(session.path, { replace: true });
   });
 
   return (

@@ -49,7 +49,6 @@ export function VerifyPinPage() {
           autoComplete="one-time-code"
           pattern="[0-9]*"
           placeholder={'•'.repeat(PIN_LENGTH)}
-          autoFocus
           normalize={(value) => value.replace(/\D/g, '').slice(0, PIN_LENGTH)}
         />
         <SubmitButton busy={form.submitting}>{t('pin.submit')}</SubmitButton>
