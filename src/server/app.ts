@@ -29,6 +29,7 @@ import { seoRoutes } from './modules/seo/seo.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { injectPage, renderProfileHtml } from './modules/seo/seo.html';
 import { baseUrl, pageMeta } from './modules/seo/seo.service';
+import { legacyRedirect } from '#shared/routes.ts';
 import { urlLanguage } from './lib/i18n';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -141,7 +142,8 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
   });
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
-    if (url.startsWith('/all/')) return reply.redirect(url.replace(/^\/all\//, '/escorts/'), 301);
+    const moved = legacyRedirect(url);
+    if (moved) return reply.redirect(moved, 301);
     if (url.startsWith('/api/') || url.startsWith('/media/') || url.startsWith('/dyn/') || request.method !== 'GET') {
       return reply.code(404).send({ message: 'Not found.' });
     }

@@ -100,3 +100,7 @@ export const URGENT_FEEDBACK_REASONS: ReadonlyArray<(typeof FEEDBACK_REASONS)[nu
 
 /** Country and place segments of directory URLs: lowercase letters and hyphens only. */
 export const SLUG_PATTERN = /^[a-z-]+$/;
+
+/** Double-submit CSRF (docs/decisions/0101): the readable cookie the SPA echoes in the header. */
+export const CSRF_COOKIE = 'csrf';
+export const CSRF_HEADER = 'x-csrf-token';

@@ -160,3 +160,59 @@ export const ROUTES: RouteMeta[] = [
 export const LEGACY_PREFIXES: Record<string, string> = { '/all/': '/escorts/' };
 
 export const SECTIONS: Section[] = ['directory', 'edit', 'auth', 'checkout', 'settings', 'admin'];
+
+export interface RouteMatch {
+  route: RouteMeta;
+  params: Record<string, string>;
+}
+
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const compiled = ROUTES.map((route) => {
+  const names: string[] = [];
+  const source = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((part) => {
+      const param = /^(.*?):(\w+)(\?)?$/.exec(part);
+      if (!param) return `/${escapeRe(part)}`;
+      names.push(param[2]);
+      const segment = `/${escapeRe(param[1])}([^/]+)`;
+      // An optional segment takes its slash with it: /escorts/uk and /escorts/uk/london.
+      return param[3] ? `(?:${segment})?` : segment;
+    })
+    .join('');
+  return { route, names, re: new RegExp(`^${source}/?$`) };
+});
+
+/**
+ * The screen of a path, as the client router resolves it (first match in table order), or null for an
+ * unknown path. Parameters are URL-decoded.
+ */
+export function matchRoute(pathname: string): RouteMatch | null {
+  for (const { route, names, re } of compiled) {
+    const m = re.exec(pathname);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    names.forEach((name, i) => {
+      if (m[i + 1] !== undefined) params[name] = safeDecode(m[i + 1]);
+    });
+    return { route, params };
+  }
+  return null;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The permanent redirect of an old path (/all/... -> /escorts/...), or null. */
+export function legacyRedirect(url: string): string | null {
+  for (const [from, to] of Object.entries(LEGACY_PREFIXES))
+    if (url.startsWith(from)) return to + url.slice(from.length);
+  return null;
+}

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import i18next, { type i18n as I18n } from 'i18next';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
+import { isLanguage, pickLanguage } from '#shared/rules/language.ts';
 
 export const CATALOGUE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/i18n');
 
@@ -65,24 +66,13 @@ export function translator(lang: Language, ns = 'directory'): ServerTranslate {
   return (key, options) => String(t(key, options ?? {}));
 }
 
-const isLanguage = (value: unknown): value is Language =>
-  typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-
-/**
- * docs/decisions/0004 and DESIGN.md: ?lang=de|es|pt first, then German by host name (de. prefix or
- * .de suffix), else English. Same rule as the SPA's pickLanguage, minus the signed-in user's choice.
- */
+/** The language of a request (#shared/rules/language.ts), without a signed-in user's choice. */
 export function requestLanguage(request: { query?: unknown; hostname?: string }): Language {
-  const query = request.query as Record<string, unknown> | undefined;
-  const lang = query?.lang;
-  if (isLanguage(lang)) return lang;
-  const host = (request.hostname ?? '').toLowerCase().replace(/:\d+$/, '');
-  return host.startsWith('de.') || host.endsWith('.de') ? 'de' : 'en';
+  const lang = (request.query as Record<string, unknown> | undefined)?.lang;
+  return pickLanguage({ hostname: request.hostname, search: isLanguage(lang) ? `lang=${lang}` : '' });
 }
 
 /** Same, from a raw URL and host (the SSR fallback handler has no parsed query for client routes). */
 export function urlLanguage(url: string, hostname: string | undefined): Language {
-  const search = url.includes('?') ? url.slice(url.indexOf('?')) : '';
-  const lang = new URLSearchParams(search).get('lang');
-  return requestLanguage({ query: { lang }, hostname });
+  return pickLanguage({ hostname, search: url.includes('?') ? url.slice(url.indexOf('?')) : '' });
 }

@@ -7,6 +7,7 @@ import { and, eq, gt } from 'drizzle-orm';
 import { accounts, sessions } from '../db/schema';
 import { forbidden, unauthenticated } from '../lib/errors';
 import type { AppContext } from '../context';
+import { CSRF_HEADER } from '#shared/constants.ts';
 
 export interface SessionUser {
   id: number;
@@ -23,8 +24,6 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'sid';
-export const CSRF_COOKIE = 'csrf';
-export const CSRF_HEADER = 'x-csrf-token';
 
 export function hashToken(token: string) {
   return crypto.createHash('sha256').update(token).digest('hex');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CurrentUser } from '#shared/schemas/auth.ts';
-import { needsCompletion } from './api';
+import { completionPath, needsCompletion } from './completion.ts';
 
 const user = (over: Partial<CurrentUser>): CurrentUser =>
   ({
@@ -24,5 +24,10 @@ describe('needsCompletion (spec section 1)', () => {
     expect(needsCompletion(user({ verify: 'pending' }))).toBe(false);
     expect(needsCompletion(null)).toBe(false);
     expect(needsCompletion(user({ role: 'admin' }))).toBe(false);
+  });
+  it('answers sign-in with the completion path only when it is needed', () => {
+    expect(completionPath(user({}))).toBe('/edit/7?action=complete');
+    expect(completionPath(user({ role: 'admin' }))).toBe('/');
+    expect(completionPath(user({ complete: true }))).toBe('/');
   });
 });

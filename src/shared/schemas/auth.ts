@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { blankMessage } from '../api/errors';
 import { requiredString } from '../api/fields';
 import { MIN_AGE, PIN_LENGTH } from '../constants';
+import { ageOn, isCalendarDate } from '../rules/date-of-birth.ts';
 
 export const PASSWORD_MIN = 8;
 /** ASVS 2.1.2 allows at least 64; the cap keeps argon2 work bounded. */
@@ -39,26 +40,10 @@ export const usernameField = (label = 'Username') =>
     .min(USERNAME_MIN, `${label} must be at least ${USERNAME_MIN} characters.`)
     .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, `${label} may only contain letters, digits, dots, hyphens and underscores.`);
 
-/** Whole years between a YYYY-MM-DD birth date and today (UTC). */
-export function ageOn(dateOfBirth: string, today: Date): number {
-  const [y, m, d] = dateOfBirth.split('-').map(Number);
-  const ty = today.getUTCFullYear();
-  const tm = today.getUTCMonth() + 1;
-  const td = today.getUTCDate();
-  return ty - y - (tm < m || (tm === m && td < d) ? 1 : 0);
-}
-
 export const dateOfBirthField = (label = 'Date of birth') =>
   requiredString(label, 10)
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD).`)
-    .refine(
-      (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-      {
-        error: `${label} must be a valid date.`,
-        abort: true,
-      },
-    )
-    .refine((v) => v >= '1900-01-01', { error: `${label} must be a valid date.`, abort: true })
+    .refine(isCalendarDate, { error: `${label} must be a valid date.`, abort: true })
     .refine((v) => ageOn(v, new Date()) >= MIN_AGE, {
       error: `You must be at least ${MIN_AGE} years old to register.`,
     });

@@ -3,7 +3,8 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { notification, type NotificationPayload } from '#shared/api/errors.ts';
 import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants.ts';
-import { ageOn, type CurrentUser, type LinkedAccount, type RegisterBody } from '#shared/schemas/auth.ts';
+import { ageOn } from '#shared/rules/date-of-birth.ts';
+import type { CurrentUser, LinkedAccount, RegisterBody } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { forbidden, notFound, unauthenticated, ValidationError } from '../../lib/errors';
@@ -31,6 +32,7 @@ import {
   tokenMac,
   type TokenPurpose,
 } from './tokens';
+import { completionPath } from '#shared/rules/completion.ts';
 
 export type { AccountRow } from './auth.repo';
 
@@ -48,11 +50,6 @@ function dummyPasswordHash(): Promise<string> {
 
 function addressOf(request: FastifyRequest): string {
   return request.ip || 'unknown';
-}
-
-function completionPath(user: CurrentUser): string {
-  // Spec section 1: a profile neither complete nor pending verification is completed first.
-  return !user.complete && user.verify !== 'pending' ? `/edit/${user.user_id}?action=complete` : '/';
 }
 
 export async function currentUser(ctx: AppContext, id: number): Promise<CurrentUser> {

@@ -145,6 +145,14 @@ describe('register', () => {
 });
 
 describe('login and logout', () => {
+  it('sends an admin home after sign-in, never to the completion screen (docs/decisions/0007)', async () => {
+    const { user, id } = await register();
+    await t.ctx.db.update(accounts).set({ role: 'admin' }).where(eq(accounts.id, id));
+    const res = await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ data: { user_id: id, role: 'admin', complete: false }, path: '/' });
+  });
+
   it('signs in by email or username, rotates the session, and signs out', async () => {
     const { user, id, session: first } = await register();
     const byName = await post(

@@ -7,7 +7,8 @@ import { and, eq, lt, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { sessions } from '../../db/schema';
-import { CSRF_COOKIE, hashToken, SESSION_COOKIE } from '../../plugins/session';
+import { CSRF_COOKIE } from '#shared/constants.ts';
+import { hashToken, SESSION_COOKIE } from '../../plugins/session';
 
 /** ASVS 3.3.2 (L2): re-authenticate at least every 30 days. */
 export const SESSION_TTL_MS = 30 * 86_400_000;

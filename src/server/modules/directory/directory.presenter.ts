@@ -1,4 +1,5 @@
 // Rows never go out raw: these decide what the public sees of a profile.
+import { itemLocation } from '#shared/rules/listing-item.ts';
 import type { Profile, ProfileItem } from '#shared/schemas/directory.ts';
 import type { Picture } from '#shared/schemas/media.ts';
 import type { MediaStore } from '../../lib/media-store';
@@ -31,15 +32,16 @@ const galleryPicture = (g: GalleryRow, media: MediaStore) =>
   );
 
 export function presentItem(row: ListingRow, media: MediaStore, position?: number): ProfileItem {
+  const { on_tour, city, place } = itemLocation({ kind: row.kind, city: row.city, place: row.place });
   return {
     id: row.user_id,
     name: row.screen_name,
     heading: row.heading,
     avatar: avatarPicture(row, media),
     verified: row.verification_status === 'verified',
-    on_tour: row.kind === 'additional',
+    on_tour,
     position,
-    user: { city: row.city, place: row.place, profile: row.screen_name },
+    user: { city, place, profile: row.screen_name },
   };
 }
 

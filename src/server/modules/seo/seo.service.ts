@@ -1,6 +1,7 @@
 // What search engines read: sitemap, robots, and the head and first HTML of public pages, answered
 // before the SPA takes over.
 import { CATEGORIES, LANGUAGES, SLUG_PATTERN, type Category } from '#shared/constants.ts';
+import { matchRoute } from '#shared/routes.ts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import * as directory from '../directory/directory.service';
@@ -121,8 +122,11 @@ export async function pageMeta(
   renderProfile: (profile: Awaited<ReturnType<typeof directory.getProfile>>) => string,
 ): Promise<PageMeta | null> {
   const clean = path.split('?')[0].replace(/\/+$/, '') || '/';
+  const match = matchRoute(clean);
+  if (!match) return null;
+  const { route, params } = match;
   try {
-    if (clean === '/') {
+    if (route.name === 'home') {
       const { data } = await directory.listCountries(ctx);
       return {
         title: 'Escort directory: verified independent companions worldwide',
@@ -134,10 +138,10 @@ export async function pageMeta(
           .join('')}</ul>`,
       };
     }
-    const profileMatch = /^\/profile\/(\d{1,10})$/.exec(clean) ?? null;
-    const nameMatch = /^\/@([^/]{1,100})$/.exec(clean);
-    if (profileMatch || nameMatch) {
-      const by = profileMatch ? { id: Number(profileMatch[1]) } : { name: decodeURIComponent(nameMatch![1]) };
+    const byId = route.name === 'profile' && /^\d{1,10}$/.test(params.id);
+    const byName = route.name === 'profile-by-name' && params.name.length <= 100;
+    if (byId || byName) {
+      const by = byId ? { id: Number(params.id) } : { name: params.name };
       const profile = await directory.getProfile(ctx, by, null, { countView: false });
       const where = profile.city ? ` in ${profile.city.name}` : '';
       return {
@@ -149,19 +153,18 @@ export async function pageMeta(
         body: renderProfile(profile),
       };
     }
-    const dirMatch = /^\/(escorts|female|male|trans|dom)\/([^/]+)(?:\/([^/]+))?$/.exec(clean);
-    if (dirMatch && dirMatch[2] !== 'nearby') {
-      const [, category, country, place] = dirMatch;
+    if ((CATEGORIES as readonly string[]).includes(route.name)) {
+      const category = route.name as Category;
+      const { country, place } = params;
       if (!SLUG_PATTERN.test(country) || (place && !SLUG_PATTERN.test(place))) return null;
-      if (!(CATEGORIES as readonly string[]).includes(category)) return null;
-      const filter = { category: category as Category, country, place };
+      const filter = { category, country, place };
       const [nav, page] = await Promise.all([
         directory.getNavigation(ctx, filter),
         directory.getDirectory(ctx, filter, 1),
       ]);
       return {
         title: nav.title,
-        description: `${nav.counts[category as Category] ?? page.total} profiles. ${SITE_STATEMENT}`,
+        description: `${nav.counts[category] ?? page.total} profiles. ${SITE_STATEMENT}`,
         canonical: `${base}${clean}`,
         image: page.data[0]?.avatar ? base + page.data[0].avatar.src : undefined,
         status: 200,
