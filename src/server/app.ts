@@ -18,11 +18,13 @@ import { accountRoutes } from './modules/account/account.routes';
 import { appRoutes } from './modules/app/app.routes';
 import { devOutboxRoutes } from './modules/app/dev-outbox.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { autoTopupRoutes } from './modules/auto-topup/auto-topup.routes';
 import { commentsRoutes } from './modules/comments/comments.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { mediaRoutes } from './modules/media/media.routes';
 import { moneyRoutes, webhookRoutes } from './modules/money/money.routes';
+import { noticesRoutes } from './modules/notices/notices.routes';
 import { sandboxInUse } from './modules/money/providers';
 import { sandboxAcquirerRoutes } from './modules/sandbox-acquirer/sandbox-acquirer.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
@@ -100,6 +102,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       await api.register(verificationRoutes, { ctx });
       await api.register(moneyRoutes, { ctx });
       await api.register(webhookRoutes, { ctx });
+      await api.register(autoTopupRoutes, { ctx });
+      await api.register(noticesRoutes, { ctx });
     },
     { prefix: '/api' },
   );

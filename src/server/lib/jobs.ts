@@ -2,7 +2,7 @@
 // number of instances share the queue and each job runs once. A claimed job is leased for a while;
 // a worker that dies mid-job leaves the lease to expire and another worker retries it.
 import { sql } from 'drizzle-orm';
-import { queryRows, type Db } from '../db/client';
+import { queryRows, type Db, type Tx } from '../db/client';
 import type { AppContext } from '../context';
 
 export type JobHandler = (ctx: AppContext, payload: Record<string, unknown>) => Promise<void>;
@@ -17,7 +17,8 @@ export interface ClaimedJob {
 const LEASE_SECONDS = 300;
 const MAX_ATTEMPTS = 5;
 
-export async function enqueue(db: Db, kind: string, payload: Record<string, unknown> = {}, runAt?: Date) {
+/** In a transaction (`Tx`), the job exists only if the transaction commits. */
+export async function enqueue(db: Db | Tx, kind: string, payload: Record<string, unknown> = {}, runAt?: Date) {
   const [row] = await queryRows<{ id: number }>(
     db,
     sql`insert into jobs (kind, payload, run_at) values (${kind}, ${JSON.stringify(payload)}::jsonb, ${(runAt ?? new Date()).toISOString()}::timestamptz) returning id`,

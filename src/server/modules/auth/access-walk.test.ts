@@ -99,6 +99,14 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/admin/products': { access: 'admin' },
   'POST /api/admin/adjustBalance': { access: 'admin' },
   'POST /api/admin/recordBankTransfer': { access: 'admin' },
+  // auto-topup and notices
+  'GET /api/auto-topup/getData/:id': { access: 'owner' },
+  'POST /api/auto-topup/setTimer/:id': { access: 'owner' },
+  'POST /api/auto-topup/deleteTimer/:id': { access: 'owner' },
+  'GET /api/auto-topup/getCart/:id': { access: 'owner' },
+  'GET /api/admin/getAutoTopup': { access: 'admin' },
+  'GET /api/notices': { access: 'user' },
+  'POST /api/notices/read': { access: 'user' },
 };
 
 /** Parses printRoutes({ commonPrefix: false }): children are printed relative to their parent. */

@@ -3,7 +3,7 @@
 // goes through here so `country_primary` (one entry per profile on a country page) stays right.
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Db, type Tx } from '../../db/client';
-import { cities, listings } from '../../db/schema';
+import { cities, listings, profiles } from '../../db/schema';
 
 /** Recomputes which listing of each profile stands for it on its country pages. */
 export async function refreshCountryPrimary(db: Db | Tx, profileIds?: number[]) {
@@ -138,4 +138,14 @@ export async function addAdditionalListing(
     });
   }
   await refreshCountryPrimary(db, [profileId]);
+}
+
+/** Screen names of profiles, for lists that name them (admin views of money and auto-topup). */
+export async function screenNamesOf(db: Db | Tx, ids: number[]): Promise<Map<number, string | null>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({ id: profiles.userId, name: profiles.screenName })
+    .from(profiles)
+    .where(inArray(profiles.userId, ids));
+  return new Map(rows.map((r) => [r.id, r.name]));
 }

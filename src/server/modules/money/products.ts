@@ -11,9 +11,10 @@ export type ProductRow = typeof products.$inferSelect;
 
 const ensured = new WeakSet<object>();
 
-async function ensureDefaults(ctx: AppContext) {
+async function ensureDefaults(ctx: AppContext, db: Db | Tx) {
   if (ensured.has(ctx.db)) return;
-  await ctx.db
+  // Inside the caller's transaction when there is one (PGlite has one connection: another would wait).
+  await db
     .insert(products)
     .values([
       { code: 'standard_topup', name: 'Standard top-up', price: ctx.env.PRICE_STANDARD_TOPUP },
@@ -25,11 +26,12 @@ async function ensureDefaults(ctx: AppContext) {
       },
     ])
     .onConflictDoNothing();
-  ensured.add(ctx.db);
+  // A transaction may still roll back: only a plain write is known to stay.
+  if (db === ctx.db) ensured.add(ctx.db);
 }
 
 export async function listProducts(ctx: AppContext, db: Db | Tx = ctx.db): Promise<ProductRow[]> {
-  await ensureDefaults(ctx);
+  await ensureDefaults(ctx, db);
   return db.select().from(products).orderBy(asc(products.id));
 }
 
@@ -41,7 +43,7 @@ export async function productByCode(ctx: AppContext, code: ProductCode, db: Db |
 }
 
 export async function updateProduct(ctx: AppContext, body: UpdateProductBody): Promise<ProductRow[]> {
-  await ensureDefaults(ctx);
+  await ensureDefaults(ctx, ctx.db);
   await ctx.db
     .update(products)
     .set({
