@@ -28,7 +28,7 @@ export const SECTION_COMPONENTS: Record<Section, PreloadableLazy<SectionProps>> 
   directory: section('directory', ['directory'], () =>
     import('#client/sections/directory/index.tsx').then((m) => m.DirectorySection),
   ),
-  edit: section('edit', [], () => import('#client/sections/edit/index.tsx').then((m) => m.EditSection)),
+  edit: section('edit', ['media'], () => import('#client/sections/edit/index.tsx').then((m) => m.EditSection)),
   auth: section('auth', ['auth'], () => import('#client/sections/auth/index.tsx').then((m) => m.AuthSection)),
   checkout: section('checkout', [], () => import('#client/sections/checkout/index.tsx').then((m) => m.CheckoutSection)),
   settings: section('settings', ['settings', 'auth'], () =>
