@@ -15,7 +15,8 @@ import type {
   VideoState,
 } from '#shared/schemas/media.ts';
 import type { VerificationState, VerificationStateResponse } from '#shared/schemas/verification.ts';
-import { api, ApiError, apiUrl, CSRF_COOKIE, CSRF_HEADER, report } from '#client/lib/api.ts';
+import { CSRF_COOKIE, CSRF_HEADER } from '#shared/constants.ts';
+import { api, ApiError, apiUrl, report } from '#client/lib/api.ts';
 import { readCookie } from '#client/lib/cookies.ts';
 import { i18n } from '#client/lib/i18n.ts';
 
