@@ -1,23 +1,64 @@
-// Field builders that carry the spec's messages, so the browser form and the server body agree.
+// Field builders that carry the spec's messages, so the browser form and the server body agree. Every
+// schema builds its ids and texts from these: an id above PostgreSQL's integer range or a text with a
+// NUL byte would otherwise reach the database and fail there with a 500 (issue 8).
 import { z } from 'zod';
 import { blankMessage } from './errors';
 
-/** A required, trimmed string: missing, null or blank gives "{label} can't be blank!". */
+/** The largest PostgreSQL `integer`, the type of every id column. */
+export const MAX_ID = 2 ** 31 - 1;
+
+/** A row id in a JSON body. `message` replaces the type error (a missing or non-numeric id). */
+export const id = (message?: string) =>
+  z
+    .number(message ? { error: () => message } : undefined)
+    .int()
+    .positive()
+    .max(MAX_ID);
+
+/** A row id written as text: a path segment, a query parameter (or a body that may send "12"). */
+export const coercedId = (message?: string) =>
+  z.coerce
+    .number(message ? { error: () => message } : undefined)
+    .int()
+    .positive()
+    .max(MAX_ID);
+
+/** Numeric id in a path parameter. */
+export const IdParam = z.object({ id: coercedId() });
+
+/**
+ * C0 control characters other than tab, line feed and carriage return, and DEL. Nobody types them;
+ * PostgreSQL cannot store NUL in text at all.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+// eslint-disable-next-line no-control-regex -- the same class, as a whole-string pattern (JSON Schema `pattern`)
+const WITHOUT_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
+
+export const controlCharactersMessage = (label: string) => `${label} may not contain control characters.`;
+
+/** Adds the control-character rule to a string schema (for fields with wording of their own). */
+export const withoutControlCharacters = (schema: z.ZodString, label: string) =>
+  schema.regex(WITHOUT_CONTROL_CHARACTERS, controlCharactersMessage(label));
+
+const tooLong = (label: string, max: number) => `${label} may not be longer than ${max} characters.`;
+
+/** Any text field: a string without control characters, at most `max` long, kept as sent. */
+export function text(label: string, max = 1000, typeError = `${label} must be text.`) {
+  return withoutControlCharacters(z.string({ error: () => typeError }), label).max(max, tooLong(label, max));
+}
+
+/** A required, trimmed text: missing, null or blank gives "{label} can't be blank!". */
 export function requiredString(label: string, max = 1000) {
-  return z
-    .string({ error: () => blankMessage(label) })
+  return withoutControlCharacters(z.string({ error: () => blankMessage(label) }), label)
     .trim()
     .min(1, blankMessage(label))
-    .max(max, `${label} may not be longer than ${max} characters.`);
+    .max(max, tooLong(label, max));
 }
 
 export function optionalString(label: string, max = 1000) {
-  return z
-    .string({ error: () => `${label} must be text.` })
+  return withoutControlCharacters(z.string({ error: () => `${label} must be text.` }), label)
     .trim()
-    .max(max, `${label} may not be longer than ${max} characters.`)
+    .max(max, tooLong(label, max))
     .optional();
 }
-
-/** Numeric id in a path parameter. */
-export const IdParam = z.object({ id: z.coerce.number().int().positive() });

@@ -3,7 +3,7 @@
 // a 422, so no call can set a field it does not name.
 import { z } from 'zod';
 import { blankMessage } from '../api/errors';
-import { requiredString } from '../api/fields';
+import { coercedId, requiredString, text } from '../api/fields';
 import { MIN_AGE, PIN_LENGTH } from '../constants';
 import { ageOn, isCalendarDate } from '../rules/date-of-birth.ts';
 
@@ -15,19 +15,14 @@ export const USERNAME_MAX = 30;
 
 /** A password as typed: never trimmed (spaces are characters of it). */
 export function passwordField(label: string, max = 1024) {
-  return z
-    .string({ error: () => blankMessage(label) })
-    .min(1, blankMessage(label))
-    .max(max, `${label} may not be longer than ${max} characters.`);
+  return text(label, max, blankMessage(label)).min(1, blankMessage(label));
 }
 
 /** A password being set: length rules here; the common-password list is checked on the server. */
 export function newPasswordField(label = 'Password') {
-  return z
-    .string({ error: () => blankMessage(label) })
+  return text(label, PASSWORD_MAX, blankMessage(label))
     .min(1, blankMessage(label))
-    .min(PASSWORD_MIN, `${label} must be at least ${PASSWORD_MIN} characters.`)
-    .max(PASSWORD_MAX, `${label} may not be longer than ${PASSWORD_MAX} characters.`);
+    .min(PASSWORD_MIN, `${label} must be at least ${PASSWORD_MIN} characters.`);
 }
 
 export const emailField = (label = 'Email') =>
@@ -86,11 +81,7 @@ export type VerifyBody = z.infer<typeof VerifyBody>;
 export const ForgotPasswordBody = z.strictObject({ email: emailField() });
 export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
 
-const tokenId = z.coerce
-  .number({ error: () => 'This link is invalid or has expired.' })
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
+const tokenId = coercedId('This link is invalid or has expired.');
 
 /** /recover/{id}/{hash}: the link of the forgot-password mail. */
 export const RecoverBody = z.strictObject({ id: tokenId, hash: linkSecret('Hash') });
@@ -116,11 +107,7 @@ export const ConnectBody = z.strictObject({
 export type ConnectBody = z.infer<typeof ConnectBody>;
 
 export const SwitchBody = z.strictObject({
-  user_id: z.coerce
-    .number({ error: () => blankMessage('User') })
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
+  user_id: coercedId(blankMessage('User')),
 });
 export type SwitchBody = z.infer<typeof SwitchBody>;
 

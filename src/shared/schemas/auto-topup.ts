@@ -2,6 +2,7 @@
 // local time (HH:MM) in the time zone of the profile's city. At each slot one standard top-up is paid from
 // the balance, exactly once per slot. Amounts are minor units of `currency`.
 import { z } from 'zod';
+import { id } from '../api/fields';
 
 /** ISO weekdays: 1 = Monday ... 7 = Sunday. */
 export const Weekday = z.number().int().min(1).max(7);
@@ -13,7 +14,7 @@ export const RUN_STATUSES = ['succeeded', 'failed', 'missed', 'skipped_budget'] 
 
 /** POST /api/auto-topup/setTimer/{id}: creates a timer, or changes `timer_id`. */
 export const SetTimerBody = z.strictObject({
-  timer_id: z.number().int().positive().optional(),
+  timer_id: id().optional(),
   /** At least one, each once. */
   weekdays: z
     .array(Weekday)
@@ -29,7 +30,7 @@ export const SetTimerBody = z.strictObject({
 export type SetTimerBody = z.infer<typeof SetTimerBody>;
 
 /** POST /api/auto-topup/deleteTimer/{id}. */
-export const DeleteTimerBody = z.strictObject({ timer_id: z.number().int().positive() });
+export const DeleteTimerBody = z.strictObject({ timer_id: id() });
 export type DeleteTimerBody = z.infer<typeof DeleteTimerBody>;
 
 export const Timer = z.object({

@@ -1,28 +1,20 @@
 // Comments on a profile (DESIGN.md "Other screens"): signed-in users comment when the profile's owner
 // has comments on; the owner and admins delete them.
 import { z } from 'zod';
+import { coercedId, withoutControlCharacters } from '../api/fields';
 
 export const COMMENT_MAX_CHARS = 1000;
 export const COMMENTS_PAGE_SIZE = 20;
 
 export const CommentParams = z.object({
-  profileId: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
+  profileId: coercedId(),
 });
 export const CommentIdParams = z.object({
-  commentId: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
+  commentId: coercedId(),
 });
 
 export const CommentBody = z.object({
-  body: z
-    .string({ error: () => "Comment can't be blank!" })
+  body: withoutControlCharacters(z.string({ error: () => "Comment can't be blank!" }), 'Comment')
     .trim()
     .min(1, "Comment can't be blank!")
     .max(COMMENT_MAX_CHARS, `Comment may have at most ${COMMENT_MAX_CHARS} characters.`),

@@ -1,5 +1,6 @@
 // Calls of the public directory (spec section 7, "App and directory").
 import { z } from 'zod';
+import { id, text, withoutControlCharacters } from '../api/fields';
 import { CATEGORIES, FEEDBACK_REASONS, SEARCH_MIN_CHARS, SLUG_PATTERN } from '../constants';
 import { Picture } from './media';
 
@@ -56,12 +57,14 @@ export const CountryCount = z.object({ code: z.string(), slug: z.string(), name:
 export const CountriesResponse = z.object({ data: z.array(CountryCount) });
 
 export const SearchBody = z.object({
-  q: z
-    .string({ error: () => "Search can't be blank!" })
+  q: withoutControlCharacters(z.string({ error: () => "Search can't be blank!" }), 'Search')
     .trim()
     .min(SEARCH_MIN_CHARS, `Search needs at least ${SEARCH_MIN_CHARS} characters.`)
     .max(100),
 });
+
+/** GET /getProfileByName/{name} and the page /@{name}. */
+export const ProfileName = text('Name', 100).min(1);
 
 export const RateTable = z.object({
   incall: z.record(z.string(), z.number().int().nullable()),
@@ -109,18 +112,20 @@ export const Profile = z.object({
 });
 export type Profile = z.infer<typeof Profile>;
 
-export const FeedbackBody = z.object({
-  data: z.object({
-    profile_id: z.number().int().positive().optional(),
-    reason: z.enum(FEEDBACK_REASONS, { error: () => "Reason can't be blank!" }),
-    message: z.string().trim().max(2000).optional(),
-    contact: z.string().trim().max(200).optional(),
-  }),
+/** The report form (setFeedback's `data`): the client's form and the server read the same fields. */
+export const FeedbackData = z.object({
+  profile_id: id().optional(),
+  reason: z.enum(FEEDBACK_REASONS, { error: () => "Reason can't be blank!" }),
+  message: withoutControlCharacters(z.string(), 'Message').trim().max(2000).optional(),
+  contact: withoutControlCharacters(z.string(), 'Contact').trim().max(200).optional(),
 });
+export type FeedbackData = z.infer<typeof FeedbackData>;
+
+export const FeedbackBody = z.object({ data: FeedbackData });
 
 export const ImpressionsBody = z.object({
   /** Page address -> profile ids seen there. */
-  impressions: z.record(z.string().max(500), z.array(z.number().int().positive()).max(500)),
+  impressions: z.record(text('Page', 500), z.array(id()).max(500)),
 });
 
 export const NearbyBody = z.object({

@@ -1,6 +1,7 @@
 // Media of a profile (spec sections 2, 3 and 7): avatar, gallery (position-ordered, up to 9), profile
 // portrait and one video, plus the limits the upload screens show. docs/decisions/0300.
 import { z } from 'zod';
+import { coercedId, id } from '../api/fields';
 import { GALLERY_MAX } from '../constants';
 
 export const PHOTO_TYPES = ['avatar', 'gallery', 'portrait'] as const;
@@ -31,22 +32,13 @@ export const VARIANT_WIDTHS = [320, 640, 1280] as const;
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
 export const VIDEO_ACCEPT = 'video/mp4,video/quicktime,video/webm,video/x-matroska';
 
-const positiveId = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
-
 export const PhotoTypeParams = z.object({ type: z.enum(PHOTO_TYPES) });
 /** An admin may upload for someone else; everyone else uploads for themselves. */
-export const UploadPhotoQuery = z.strictObject({ id: positiveId.optional() });
-export const VideoProgressParams = z.object({ id: positiveId });
+export const UploadPhotoQuery = z.strictObject({ id: coercedId().optional() });
+export const VideoProgressParams = z.object({ id: coercedId() });
 
 export const DeleteMediaBody = z.strictObject({
-  id: z
-    .number({ error: () => "Media can't be blank!" })
-    .int()
-    .positive(),
+  id: id("Media can't be blank!"),
 });
 export type DeleteMediaBody = z.infer<typeof DeleteMediaBody>;
 

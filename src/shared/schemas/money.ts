@@ -8,6 +8,7 @@
 // below) and gives our API the token only; a body that carries anything like a card number is refused
 // with 422 before it is read.
 import { z } from 'zod';
+import { coercedId, text, withoutControlCharacters } from '../api/fields';
 
 /** What can be bought (DESIGN.md "Money"): prices live in the `products` table, editable by admins. */
 export const PRODUCT_CODES = ['standard_topup', 'additional_location'] as const;
@@ -24,11 +25,7 @@ export const TRANSACTIONS_PAGE_SIZE = 25;
 /** At most this many items in a cart. */
 export const CART_MAX_ITEMS = 10;
 
-const id = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
+const id = coercedId();
 /** A positive amount in minor units; 10,000,000.00 at most, far above any real load. */
 const amount = z.number().int().positive().max(1_000_000_000);
 /** Client-made key of one intended payment (a UUID is ideal): the same key never pays twice. */
@@ -90,7 +87,7 @@ export const AddToCartBody = z.discriminatedUnion('uid', [
 export type AddToCartBody = z.infer<typeof AddToCartBody>;
 
 /** POST /api/payment/removeCartItem: the `uid` of a cart item (CartItem.uid). */
-export const RemoveCartItemBody = z.strictObject({ uid: z.string().min(1).max(64) });
+export const RemoveCartItemBody = z.strictObject({ uid: text('Item', 64).min(1) });
 export type RemoveCartItemBody = z.infer<typeof RemoveCartItemBody>;
 
 export const CartItem = z.object({
@@ -345,17 +342,17 @@ export const AdjustBalanceBody = z.strictObject({
     .min(-1_000_000_000)
     .max(1_000_000_000)
     .refine((v) => v !== 0, 'The amount may not be zero.'),
-  reason: z.string().trim().min(3).max(500),
+  reason: withoutControlCharacters(z.string(), 'Reason').trim().min(3).max(500),
   idempotency_key: IdempotencyKey,
 });
 export type AdjustBalanceBody = z.infer<typeof AdjustBalanceBody>;
 
 /** POST /api/admin/recordBankTransfer: credits a received transfer by its reference, once per bank transaction. */
 export const RecordBankTransferBody = z.strictObject({
-  reference: z.string().trim().min(3).max(40),
+  reference: withoutControlCharacters(z.string(), 'Reference').trim().min(3).max(40),
   amount,
   /** The bank's own id of the incoming transfer: recording it twice credits once. */
-  bank_transaction_id: z.string().trim().min(1).max(100),
+  bank_transaction_id: withoutControlCharacters(z.string(), 'Bank transaction id').trim().min(1).max(100),
 });
 export type RecordBankTransferBody = z.infer<typeof RecordBankTransferBody>;
 

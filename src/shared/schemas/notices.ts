@@ -1,5 +1,6 @@
 // In-app notices (auto-topup failures, admin warnings...): GET /api/notices, POST /api/notices/read.
 import { z } from 'zod';
+import { id } from '../api/fields';
 
 export const Notice = z.object({
   id: z.number(),
@@ -21,7 +22,7 @@ export type NoticesResponse = z.infer<typeof NoticesResponse>;
 
 /** POST /api/notices/read: marks the given notices read, or all of them. */
 export const MarkReadBody = z.union([
-  z.strictObject({ ids: z.array(z.number().int().positive()).min(1).max(100) }),
+  z.strictObject({ ids: z.array(id()).min(1).max(100) }),
   z.strictObject({ all: z.literal(true) }),
 ]);
 export type MarkReadBody = z.infer<typeof MarkReadBody>;

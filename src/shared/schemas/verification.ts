@@ -1,6 +1,7 @@
 // Verification request (spec section 4, DESIGN.md "Verification and moderation"): an avatar first, then
 // a photo ID kept privately and deleted PHOTO_ID_RETENTION_DAYS after the decision.
 import { z } from 'zod';
+import { coercedId, id } from '../api/fields';
 import { DECLINE_REASONS } from '../constants';
 
 export const VERIFICATION_STATUSES = ['none', 'pending', 'verified', 'declined'] as const;
@@ -34,16 +35,12 @@ export type VerificationState = z.infer<typeof VerificationState>;
 export const VerificationStateResponse = z.object({ data: VerificationState });
 
 export const VerificationDecision = z.object({
-  requestId: z.number().int().positive(),
+  requestId: id(),
   decision: z.enum(['verified', 'declined']),
   reason: z.enum(DECLINE_REASONS).optional(),
 });
 export type VerificationDecision = z.infer<typeof VerificationDecision>;
 
 export const PhotoIdParams = z.object({
-  requestId: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
+  requestId: coercedId(),
 });

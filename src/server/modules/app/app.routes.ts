@@ -2,6 +2,7 @@
 // online ping (spec section 1: on start and every 10 minutes; the path is ours: POST /app/ping).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '#shared/api/fields.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
 import * as auth from '../auth/auth.service';
@@ -10,7 +11,7 @@ import { signedIn } from '../auth/guards';
 export const appRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post(
     '/app/getData/:x',
-    { onRequest: signedIn, schema: { params: z.object({ x: z.string().max(50) }) } },
+    { onRequest: signedIn, schema: { params: z.object({ x: text('x', 50) }) } },
     async (req) => {
       const user = requireUser(req);
       // The shell refetches this every 10 minutes, so it counts as a ping too.

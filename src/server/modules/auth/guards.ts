@@ -2,6 +2,7 @@
 // stranger 403 whatever they send, and nothing about the body's rules leaks to them. Use them as
 // `{ onRequest: signedIn }`, `{ onRequest: ownerOf('id') }`, `{ onRequest: adminOnly }`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_ID } from '#shared/api/fields.ts';
 import { AppError, notFound } from '../../lib/errors';
 import { requireAdmin, requireOwner, requireUser } from '../../plugins/session';
 
@@ -19,7 +20,7 @@ export function ownerOf(param = 'id') {
     requireUser(request);
     const raw = (request.params as Record<string, string | undefined>)[param] ?? '';
     const id = Number(raw);
-    if (!/^\d{1,10}$/.test(raw) || id < 1 || id > 2 ** 31 - 1) throw notFound();
+    if (!/^\d{1,10}$/.test(raw) || id < 1 || id > MAX_ID) throw notFound();
     requireOwner(request, id);
   };
 }

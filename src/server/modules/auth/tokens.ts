@@ -2,6 +2,7 @@
 // never the secret: a leaked table (without the server secret) neither opens links nor lets PINs be
 // guessed offline.
 import crypto from 'node:crypto';
+import { MAX_ID } from '#shared/api/fields.ts';
 import { PIN_LENGTH } from '#shared/constants.ts';
 import type { AppContext } from '../../context';
 
@@ -41,5 +42,5 @@ export function splitRef(ref: string): { id: number; secret: string } | null {
   const m = /^(\d{1,10})\.([A-Za-z0-9_-]{20,100})$/.exec(ref);
   if (!m) return null;
   const id = Number(m[1]);
-  return id > 0 && id <= 2 ** 31 - 1 ? { id, secret: m[2] } : null;
+  return id > 0 && id <= MAX_ID ? { id, secret: m[2] } : null;
 }

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { IdParam } from '#shared/api/fields.ts';
 import {
   DirectoryFilter,
   FeedbackBody,
   ImpressionsBody,
   NearbyBody,
   PageQuery,
+  ProfileName,
   SearchBody,
   type Profile,
 } from '#shared/schemas/directory.ts';
@@ -42,13 +44,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     '/getProfile/:id',
     {
       schema: {
-        params: z.object({
-          id: z.coerce
-            .number()
-            .int()
-            .positive()
-            .max(2 ** 31 - 1),
-        }),
+        params: IdParam,
         querystring: ProfileQuery,
       },
     },
@@ -62,7 +58,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
 
   app.get(
     '/getProfileByName/:name',
-    { schema: { params: z.object({ name: z.string().min(1).max(100) }), querystring: ProfileQuery } },
+    { schema: { params: z.object({ name: ProfileName }), querystring: ProfileQuery } },
     async (req) => ({ profile: withView(await service.getProfile(ctx, { name: req.params.name }, req.user), req) }),
   );
 
@@ -84,13 +80,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     '/directory/phoneReveal/:id',
     {
       schema: {
-        params: z.object({
-          id: z.coerce
-            .number()
-            .int()
-            .positive()
-            .max(2 ** 31 - 1),
-        }),
+        params: IdParam,
       },
     },
     async (req) => service.recordPhoneReveal(ctx, req.params.id),

@@ -1,9 +1,11 @@
 // What search engines read: sitemap, robots, and the head and first HTML of public pages, answered
 // before the SPA takes over.
+import { coercedId } from '#shared/api/fields.ts';
+import { ProfileName } from '#shared/schemas/directory.ts';
 import { CATEGORIES, LANGUAGES, SLUG_PATTERN, type Category } from '#shared/constants.ts';
 import { matchRoute } from '#shared/routes.ts';
 import type { AppContext } from '../../context';
-import { AppError } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import * as directory from '../directory/directory.service';
 import * as repo from './seo.repo';
 
@@ -138,11 +140,16 @@ export async function pageMeta(
           .join('')}</ul>`,
       };
     }
-    const byId = route.name === 'profile' && /^\d{1,10}$/.test(params.id);
-    const byName = route.name === 'profile-by-name' && params.name.length <= 100;
-    if (byId || byName) {
-      const by = byId ? { id: Number(params.id) } : { name: params.name };
-      const profile = await directory.getProfile(ctx, by, null, { countView: false });
+    if (route.name === 'profile' || route.name === 'profile-by-name') {
+      // The API's own path rules: an id beyond the database's range or a name with a NUL names nobody.
+      const by = route.name === 'profile' ? coercedId().safeParse(params.id) : ProfileName.safeParse(params.name);
+      if (!by.success) throw notFound();
+      const profile = await directory.getProfile(
+        ctx,
+        typeof by.data === 'number' ? { id: by.data } : { name: by.data },
+        null,
+        { countView: false },
+      );
       const where = profile.city ? ` in ${profile.city.name}` : '';
       return {
         title: `${profile.screen_name}${where}${profile.heading ? ` - ${profile.heading}` : ''}`,
