@@ -31,7 +31,7 @@ export function NavMenu({ user, country }: { user: CurrentUser | null; country: 
                     {t(entry.label)}
                   </Link>
                 ) : (
-                  <button type="button" className={`nav__link nav__link--${entry.key}`} onClick={() => void logout()}>
+                  <button type="button" className={`nav__link nav__link--${entry.key}`} onClick={() => logout.mutate()}>
                     {t(entry.label)}
                   </button>
                 )}

@@ -1,6 +1,6 @@
 // Calls of the account screen /edit/account/{id} (docs/decisions/0100): read the account, change
 // email, mobile, password and username, delete it. Every change answers a notification.
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NotificationBody } from '#shared/api/errors.ts';
 import type {
   AccountResponse,
@@ -11,6 +11,7 @@ import type {
   ChangeUsernameBody,
   DeleteAccountBody,
 } from '#shared/schemas/account.ts';
+import { currentUserKey, useSessionEnded } from '#client/features/app/api.ts';
 import { api } from '#client/lib/api.ts';
 
 export type { AccountView };
@@ -42,3 +43,38 @@ export const changeMobile = (id: number, body: ChangeMobileBody) => change(id, '
 export const changePassword = (id: number, body: ChangePasswordBody) => change(id, 'password', body);
 export const changeUsername = (id: number, body: ChangeUsernameBody) => change(id, 'username', body);
 export const deleteAccount = (id: number, body: DeleteAccountBody) => change(id, 'delete', body);
+
+// ---------------------------------------------------------------- writes
+
+/** Which cached answers a change makes stale: the account screen, and the user data when it shows there too. */
+type Stale = 'nothing' | 'account' | 'account and user';
+
+function useAccountChange<B>(id: number, call: (id: number, body: B) => Promise<NotificationBody>, stale: Stale) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: B) => call(id, body),
+    onSuccess: () =>
+      Promise.all([
+        stale !== 'nothing' && queryClient.invalidateQueries({ queryKey: accountKeys.account(id) }),
+        stale === 'account and user' && queryClient.invalidateQueries({ queryKey: currentUserKey }),
+      ]),
+  });
+}
+
+/** The new address waits for its link (pending_email); the user data holds email_verified. */
+export const useChangeEmail = (id: number) => useAccountChange(id, changeEmail, 'account and user');
+/** The new number waits for its PIN (pending_mobile); the answer's notice leads to the PIN screen. */
+export const useChangeMobile = (id: number) => useAccountChange(id, changeMobile, 'account');
+export const useChangePassword = (id: number) => useAccountChange(id, changePassword, 'nothing');
+export const useChangeUsername = (id: number) => useAccountChange(id, changeUsername, 'account and user');
+
+/** The answer's notice leads home (or back to the admin's list); deleting one's own account ends the session. */
+export function useDeleteAccount(id: number, isSelf: boolean) {
+  const ended = useSessionEnded();
+  return useMutation({
+    mutationFn: (body: DeleteAccountBody) => deleteAccount(id, body),
+    onSuccess: () => {
+      if (isSelf) ended();
+    },
+  });
+}

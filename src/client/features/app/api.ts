@@ -1,7 +1,7 @@
 // App-level calls: the current user's data (spec section 1: fetched about 500 ms after start,
 // language switch, complete-profile redirect, online ping).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { ONLINE_PING_MS, USER_DATA_DELAY_MS } from '#shared/constants.ts';
 import type { CurrentUser } from '#shared/schemas/auth.ts';
 import { api, ApiError } from '#client/lib/api.ts';
@@ -62,6 +62,14 @@ export function useOnlinePing(userId: number | null | undefined): void {
     const timer = window.setInterval(ping, ONLINE_PING_MS);
     return () => window.clearInterval(timer);
   }, [userId, queryClient]);
+}
+
+/** The session ended on the server (account deleted): the app forgets the user without asking again. */
+export function useSessionEnded(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    queryClient.setQueryData(currentUserKey, null);
+  }, [queryClient]);
 }
 
 export function roleOf(user: CurrentUser | null | undefined): Role {

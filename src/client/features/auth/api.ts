@@ -1,6 +1,6 @@
 // Calls of the auth area (docs/decisions/0100) and the hooks the screens and the login modal use.
 // Bodies and answers are the shared Zod types; failures go through the API client's catalogue.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { NotificationBody } from '#shared/api/errors.ts';
 import type {
@@ -16,6 +16,7 @@ import type {
   SessionResponse,
   VerifyBody,
 } from '#shared/schemas/auth.ts';
+import { accountKeys } from '#client/features/account/api.ts';
 import { currentUserKey, type CurrentUser } from '#client/features/app/api.ts';
 import { api } from '#client/lib/api.ts';
 
@@ -69,14 +70,6 @@ export function useSessionStarted(): (user: CurrentUser) => Promise<void> {
   );
 }
 
-/** The session ended on the server (account deleted): the app forgets the user without asking again. */
-export function useSessionEnded(): () => void {
-  const queryClient = useQueryClient();
-  return useCallback(() => {
-    queryClient.setQueryData(currentUserKey, null);
-  }, [queryClient]);
-}
-
 /** A safe place to go after signing in: a path of this site, never another origin. */
 export function safeNextPath(next: string | null | undefined): string | null {
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
@@ -89,12 +82,68 @@ export async function logout(): Promise<string> {
   return typeof response?.data === 'string' && response.data ? response.data : '/';
 }
 
-export function useLogout(): () => Promise<void> {
+export function useLogout() {
   const queryClient = useQueryClient();
-  return useCallback(async () => {
-    const target = await logout();
-    queryClient.clear();
-    // A full load drops every piece of the signed-in state at once.
-    window.location.assign(target);
-  }, [queryClient]);
+  return useMutation({
+    mutationFn: logout,
+    onSuccess: (target) => {
+      queryClient.clear();
+      // A full load drops every piece of the signed-in state at once.
+      window.location.assign(target);
+    },
+  });
+}
+
+// ---------------------------------------------------------------- writes
+
+/** Login and register: the mutation settles once the new user is known and the screen asked again. */
+function useSessionMutation<B>(call: (body: B) => Promise<SessionResponse>) {
+  const started = useSessionStarted();
+  return useMutation({ mutationFn: call, onSuccess: (session) => started(session.data) });
+}
+
+export const useLogin = () => useSessionMutation(login);
+export const useRegister = () => useSessionMutation(register);
+
+export const useForgotPassword = () => useMutation({ mutationFn: forgotPassword });
+/** Its notice leads to /login. */
+export const useResetPassword = () => useMutation({ mutationFn: resetPassword });
+export const useResendVerification = () => useMutation({ mutationFn: resendVerification });
+
+/** The PIN of a new mobile number: the account shows the number as confirmed afterwards. */
+export function useVerifyPin(hash: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (pin: string) => verify({ type: 'pin', target: hash, pin }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: currentUserKey }),
+        queryClient.invalidateQueries({ queryKey: accountKeys.all }),
+      ]),
+  });
+}
+
+/** Connecting and unlinking answer the new list of linked accounts. */
+export function useConnectAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: connectAccount,
+    onSuccess: (answer) => queryClient.setQueryData(authKeys.links, answer.data),
+  });
+}
+
+export function useUnlinkAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: unlinkAccount,
+    onSuccess: (answer) => queryClient.setQueryData(authKeys.links, answer.data),
+  });
+}
+
+export function useSwitchAccount() {
+  return useMutation({
+    mutationFn: switchAccount,
+    // A new session for another person: a full load leaves nothing of the old one behind.
+    onSuccess: (session) => window.location.assign(session.path),
+  });
 }

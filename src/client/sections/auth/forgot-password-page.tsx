@@ -2,19 +2,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ForgotPasswordBody } from '#shared/schemas/auth.ts';
-import { forgotPassword } from '#client/features/auth/api.ts';
+import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { useForgotPassword } from '#client/features/auth/api.ts';
 import { AuthCard, AuthStatus } from './auth-layout';
-import { SubmitButton, TextField, useSchemaForm } from './form';
-
 /** /forgot-password. The server answers the same whether or not the address has an account. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const form = useSchemaForm(ForgotPasswordBody, { email: '' }, { email: t('fields.email') });
-
-  const onSubmit = form.submit(async (body) => {
-    await forgotPassword(body);
-    setSentTo(body.email);
+  const forgot = useForgotPassword();
+  const form = useSchemaForm(ForgotPasswordBody, {
+    defaultValues: { email: '' },
+    labels: { email: t('fields.email') },
   });
 
   return (
@@ -24,13 +22,20 @@ export function ForgotPasswordPage() {
           <p>{t('forgot.sent', { email: sentTo })}</p>
         </AuthStatus>
       )}
-      <form className="form" onSubmit={onSubmit} noValidate>
+      <Form
+        form={form}
+        className="form"
+        onSubmit={async (body) => {
+          await forgot.mutateAsync(body);
+          setSentTo(body.email);
+        }}
+      >
         <TextField form={form} name="email" type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />
-        <SubmitButton busy={form.submitting}>{sentTo ? t('forgot.again') : t('forgot.submit')}</SubmitButton>
+        <SubmitButton form={form}>{sentTo ? t('forgot.again') : t('forgot.submit')}</SubmitButton>
         <p className="form__alt">
           <Link to="/login">{t('forgot.back')}</Link>
         </p>
-      </form>
+      </Form>
     </AuthCard>
   );
 }

@@ -3,8 +3,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoginBody } from '#shared/schemas/auth.ts';
-import { login, useSessionStarted, type SessionResponse } from '#client/features/auth/api.ts';
-import { PasswordField, SubmitButton, TextField, useSchemaForm } from './form';
+import { Form, PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { useLogin, type SessionResponse } from '#client/features/auth/api.ts';
 
 export interface LoginFormProps {
   /** Runs after the session started and the queries were asked again. */
@@ -16,21 +16,19 @@ export interface LoginFormProps {
 
 export function LoginForm({ onSignedIn, onLeave, autoFocus }: LoginFormProps) {
   const { t } = useTranslation('auth');
-  const started = useSessionStarted();
-  const form = useSchemaForm(
-    LoginBody,
-    { login: '', password: '' },
-    { login: t('fields.login'), password: t('fields.password') },
-  );
-
-  const onSubmit = form.submit(async (body) => {
-    const session = await login(body);
-    await started(session.data);
-    onSignedIn(session);
+  const login = useLogin();
+  const form = useSchemaForm(LoginBody, {
+    defaultValues: { login: '', password: '' },
+    labels: { login: t('fields.login'), password: t('fields.password') },
   });
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate data-testid="login-form">
+    <Form
+      form={form}
+      className="form"
+      data-testid="login-form"
+      onSubmit={async (body) => onSignedIn(await login.mutateAsync(body))}
+    >
       <TextField
         form={form}
         name="login"
@@ -46,13 +44,13 @@ export function LoginForm({ onSignedIn, onLeave, autoFocus }: LoginFormProps) {
           {t('login.forgot')}
         </Link>
       </p>
-      <SubmitButton busy={form.submitting}>{t('login.submit')}</SubmitButton>
+      <SubmitButton form={form}>{t('login.submit')}</SubmitButton>
       <p className="form__alt">
         {t('login.noAccount')}{' '}
         <Link to="/register" onClick={onLeave}>
           {t('login.register')}
         </Link>
       </p>
-    </form>
+    </Form>
   );
 }

@@ -3,11 +3,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PASSWORD_MIN, RecoverBody, ResetPasswordBody } from '#shared/schemas/auth.ts';
-import { authKeys, checkRecoverLink, resetPassword } from '#client/features/auth/api.ts';
+import { Form, PasswordField, SubmitButton, useSchemaForm } from '#client/components/form/index.ts';
+import { authKeys, checkRecoverLink, useResetPassword } from '#client/features/auth/api.ts';
 import { intlLocale } from '#client/lib/format.ts';
 import { AuthCard, AuthStatus } from './auth-layout';
-import { PasswordField, SubmitButton, useSchemaForm } from './form';
-
 /**
  * /recover/{id}/{hash}, the link of the forgot-password mail. The link is checked first
  * (POST /recover), so an expired one says so before the user types a new password.
@@ -23,20 +22,10 @@ export function RecoverPage() {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const [done, setDone] = useState(false);
-  const form = useSchemaForm(
-    ResetPasswordBody,
-    { id, hash, password: '' },
-    {
-      id: 'id',
-      hash: 'hash',
-      password: t('fields.newPassword'),
-    },
-  );
-
-  const onSubmit = form.submit(async (body) => {
-    // The answer is a notice that leads to /login.
-    await resetPassword(body);
-    setDone(true);
+  const reset = useResetPassword();
+  const form = useSchemaForm(ResetPasswordBody, {
+    defaultValues: { id, hash, password: '' },
+    labels: { id: 'id', hash: 'hash', password: t('fields.newPassword') },
   });
 
   let body;
@@ -75,7 +64,16 @@ export function RecoverPage() {
   } else {
     const expires = new Date(link.data.data.expires_at);
     body = (
-      <form className="form" onSubmit={onSubmit} noValidate data-testid="recover-form">
+      <Form
+        form={form}
+        className="form"
+        data-testid="recover-form"
+        onSubmit={async (body) => {
+          // The answer is a notice that leads to /login.
+          await reset.mutateAsync(body);
+          setDone(true);
+        }}
+      >
         <PasswordField
           form={form}
           name="password"
@@ -89,8 +87,8 @@ export function RecoverPage() {
             ),
           })}
         </p>
-        <SubmitButton busy={form.submitting}>{t('recover.submit')}</SubmitButton>
-      </form>
+        <SubmitButton form={form}>{t('recover.submit')}</SubmitButton>
+      </Form>
     );
   }
 

@@ -4,10 +4,16 @@ import { Link, useNavigate } from 'react-router';
 import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants.ts';
 import { PASSWORD_MIN, RegisterBody, USERNAME_MAX, USERNAME_MIN } from '#shared/schemas/auth.ts';
 import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame.tsx';
-import { register, useSessionStarted } from '#client/features/auth/api.ts';
+import {
+  CheckboxField,
+  Form,
+  PasswordField,
+  SubmitButton,
+  TextField,
+  useSchemaForm,
+} from '#client/components/form/index.ts';
+import { useRegister } from '#client/features/auth/api.ts';
 import { AuthCard } from './auth-layout';
-import { CheckboxField, PasswordField, SubmitButton, TextField, useSchemaForm } from './form';
-
 /** The latest birth date that is 18 today, for the date picker's max. */
 function latestBirthDate(today = new Date()): string {
   const y = today.getFullYear() - MIN_AGE;
@@ -22,30 +28,31 @@ const TERMS = ['adults', 'noBookings', 'ownContent', 'photos', 'safety', 'deleti
 export function RegisterPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
-  const started = useSessionStarted();
+  const register = useRegister();
   const [termsOpen, setTermsOpen] = useState(false);
-  const form = useSchemaForm(
-    RegisterBody,
-    { email: '', username: '', password: '', date_of_birth: '', terms: false as boolean },
-    {
+  const form = useSchemaForm(RegisterBody, {
+    defaultValues: { email: '', username: '', password: '', date_of_birth: '', terms: false },
+    labels: {
       email: t('fields.email'),
       username: t('fields.username'),
       password: t('fields.password'),
       date_of_birth: t('fields.dateOfBirth'),
       terms: t('fields.terms'),
     },
-  );
-
-  const onSubmit = form.submit(async (body) => {
-    const session = await register(body);
-    await started(session.data);
-    // The profile completion page (or home when nothing is missing).
-    await navigate(session.path, { replace: true });
   });
 
   return (
     <AuthCard title={t('register.title')} lead={t('register.lead')} testId="register-page">
-      <form className="form" onSubmit={onSubmit} noValidate data-testid="register-form">
+      <Form
+        form={form}
+        className="form"
+        data-testid="register-form"
+        onSubmit={async (body) => {
+          const session = await register.mutateAsync(body);
+          // The profile completion page (or home when nothing is missing).
+          await navigate(session.path, { replace: true });
+        }}
+      >
         <TextField form={form} name="email" type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />
         <TextField
           form={form}
@@ -91,12 +98,11 @@ export function RegisterPage() {
             }}
           />
         </CheckboxField>
-        <SubmitButton busy={form.submitting}>{t('register.submit')}</SubmitButton>
+        <SubmitButton form={form}>{t('register.submit')}</SubmitButton>
         <p className="form__alt">
           {t('register.haveAccount')} <Link to="/login">{t('register.login')}</Link>
         </p>
-      </form>
-
+      </Form>
       <DialogFrame
         open={termsOpen}
         onClose={() => setTermsOpen(false)}

@@ -1,16 +1,13 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PIN_LENGTH } from '#shared/constants.ts';
 import { PinField } from '#shared/schemas/auth.ts';
-import { currentUserKey, useCurrentUser } from '#client/features/app/api.ts';
-import { accountKeys } from '#client/features/account/api.ts';
-import { verify } from '#client/features/auth/api.ts';
+import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { useCurrentUser } from '#client/features/app/api.ts';
+import { useVerifyPin } from '#client/features/auth/api.ts';
 import { openLoginModal } from '#client/lib/dialogs.ts';
 import { AuthCard } from './auth-layout';
-import { SubmitButton, TextField, useSchemaForm } from './form';
-
 const PinForm = z.object({ pin: PinField });
 
 /**
@@ -20,15 +17,9 @@ const PinForm = z.object({ pin: PinField });
 export function VerifyPinPage() {
   const { t } = useTranslation('auth');
   const { hash = '' } = useParams();
-  const queryClient = useQueryClient();
   const { data: user, isPending } = useCurrentUser();
-  const form = useSchemaForm(PinForm, { pin: '' }, { pin: t('fields.pin') });
-
-  const onSubmit = form.submit(async ({ pin }) => {
-    await verify({ type: 'pin', target: hash, pin });
-    await queryClient.invalidateQueries({ queryKey: currentUserKey });
-    if (user) await queryClient.invalidateQueries({ queryKey: accountKeys.account(user.user_id) });
-  });
+  const verify = useVerifyPin(hash);
+  const form = useSchemaForm(PinForm, { defaultValues: { pin: '' }, labels: { pin: t('fields.pin') } });
 
   return (
     <AuthCard title={t('pin.title')} lead={t('pin.lead', { count: PIN_LENGTH })} testId="verify-pin-page">
@@ -40,7 +31,7 @@ export function VerifyPinPage() {
           </button>
         </p>
       )}
-      <form className="form" onSubmit={onSubmit} noValidate data-testid="pin-form">
+      <Form form={form} className="form" data-testid="pin-form" onSubmit={({ pin }) => verify.mutateAsync(pin)}>
         <TextField
           form={form}
           name="pin"
@@ -51,13 +42,13 @@ export function VerifyPinPage() {
           placeholder={'•'.repeat(PIN_LENGTH)}
           normalize={(value) => value.replace(/\D/g, '').slice(0, PIN_LENGTH)}
         />
-        <SubmitButton busy={form.submitting}>{t('pin.submit')}</SubmitButton>
+        <SubmitButton form={form}>{t('pin.submit')}</SubmitButton>
         {user && (
           <p className="form__alt">
             {t('pin.noCode')} <Link to={`/edit/account/${user.user_id}`}>{t('pin.again')}</Link>
           </p>
         )}
-      </form>
+      </Form>
     </AuthCard>
   );
 }

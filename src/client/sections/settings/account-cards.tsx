@@ -1,44 +1,25 @@
 // The email, mobile, password and username blocks of the account screen. Each form is checked by
 // the shared schema of its call; the server's answer is a notice (the API client shows it).
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '#shared/schemas/auth.ts';
 import { ChangeEmailBody, ChangeMobileBody, ChangePasswordBody, ChangeUsernameBody } from '#shared/schemas/account.ts';
-import { currentUserKey } from '#client/features/app/api.ts';
+import { Form, PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import {
-  accountKeys,
-  changeEmail,
-  changeMobile,
-  changePassword,
-  changeUsername,
+  useChangeEmail,
+  useChangeMobile,
+  useChangePassword,
+  useChangeUsername,
   type AccountView,
 } from '#client/features/account/api.ts';
-import { resendVerification } from '#client/features/auth/api.ts';
-import { PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/sections/auth/form.tsx';
+import { useResendVerification } from '#client/features/auth/api.ts';
 import { Current, SettingsCard, StatusBadge } from './settings-card';
-
-function useRefreshAccount(id: number) {
-  const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: accountKeys.account(id) }),
-      queryClient.invalidateQueries({ queryKey: currentUserKey }),
-    ]);
-  };
-}
-
 export function EmailCard({ account, isSelf, asAdmin }: { account: AccountView; isSelf: boolean; asAdmin: boolean }) {
   const { t } = useTranslation('settings');
-  const refresh = useRefreshAccount(account.user_id);
-  const form = useSchemaForm(
-    ChangeEmailBody,
-    { email: '', current_password: '' },
-    { email: t('email.new'), current_password: t('fields.currentPassword') },
-  );
-  const onSubmit = form.submit(async (body) => {
-    await changeEmail(account.user_id, body);
-    form.reset();
-    await refresh();
+  const change = useChangeEmail(account.user_id);
+  const resend = useResendVerification();
+  const form = useSchemaForm(ChangeEmailBody, {
+    defaultValues: { email: '', current_password: '' },
+    labels: { email: t('email.new'), current_password: t('fields.currentPassword') },
   });
   return (
     <SettingsCard
@@ -54,7 +35,7 @@ export function EmailCard({ account, isSelf, asAdmin }: { account: AccountView; 
       {!account.email_verified && isSelf && (
         <p className="settings-card__note">
           {t('email.unconfirmed')}{' '}
-          <button type="button" className="link-button" onClick={() => void resendVerification().catch(() => null)}>
+          <button type="button" className="link-button" onClick={() => resend.mutate()}>
             {t('email.resend')}
           </button>
         </p>
@@ -62,7 +43,14 @@ export function EmailCard({ account, isSelf, asAdmin }: { account: AccountView; 
       {account.pending_email && (
         <p className="settings-card__note">{t('email.pending', { email: account.pending_email })}</p>
       )}
-      <form className="form" onSubmit={onSubmit} noValidate>
+      <Form
+        form={form}
+        className="form"
+        onSubmit={async (body) => {
+          await change.mutateAsync(body);
+          form.reset();
+        }}
+      >
         <TextField form={form} name="email" type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />
         <PasswordField
           form={form}
@@ -70,8 +58,8 @@ export function EmailCard({ account, isSelf, asAdmin }: { account: AccountView; 
           autoComplete="current-password"
           hint={asAdmin ? t('fields.adminPassword') : undefined}
         />
-        <SubmitButton busy={form.submitting}>{t('email.submit')}</SubmitButton>
-      </form>
+        <SubmitButton form={form}>{t('email.submit')}</SubmitButton>
+      </Form>
       <p className="field__hint">{t('email.hint')}</p>
     </SettingsCard>
   );
@@ -79,10 +67,10 @@ export function EmailCard({ account, isSelf, asAdmin }: { account: AccountView; 
 
 export function MobileCard({ account }: { account: AccountView }) {
   const { t } = useTranslation('settings');
-  const form = useSchemaForm(ChangeMobileBody, { mobile: '' }, { mobile: t('mobile.new') });
-  // The answer's notice leads to /verify/pin/{hash}, where the texted PIN is typed.
-  const onSubmit = form.submit(async (body) => {
-    await changeMobile(account.user_id, body);
+  const change = useChangeMobile(account.user_id);
+  const form = useSchemaForm(ChangeMobileBody, {
+    defaultValues: { mobile: '' },
+    labels: { mobile: t('mobile.new') },
   });
   return (
     <SettingsCard
@@ -100,7 +88,8 @@ export function MobileCard({ account }: { account: AccountView }) {
       {account.pending_mobile && (
         <p className="settings-card__note">{t('mobile.pending', { mobile: account.pending_mobile })}</p>
       )}
-      <form className="form" onSubmit={onSubmit} noValidate>
+      {/* The answer's notice leads to /verify/pin/{hash}, where the texted PIN is typed. */}
+      <Form form={form} className="form" onSubmit={(body) => change.mutateAsync(body)}>
         <TextField
           form={form}
           name="mobile"
@@ -110,27 +99,30 @@ export function MobileCard({ account }: { account: AccountView }) {
           placeholder={t('mobile.placeholder')}
           hint={t('mobile.hint')}
         />
-        <SubmitButton busy={form.submitting}>{t('mobile.submit')}</SubmitButton>
-      </form>
+        <SubmitButton form={form}>{t('mobile.submit')}</SubmitButton>
+      </Form>
     </SettingsCard>
   );
 }
 
 export function PasswordCard({ account, asAdmin }: { account: AccountView; asAdmin: boolean }) {
   const { t } = useTranslation('settings');
-  const form = useSchemaForm(
-    ChangePasswordBody,
-    { current_password: '', password: '' },
-    { current_password: t('fields.currentPassword'), password: t('password.new') },
-  );
-  const onSubmit = form.submit(async (body) => {
-    await changePassword(account.user_id, body);
-    form.reset();
+  const change = useChangePassword(account.user_id);
+  const form = useSchemaForm(ChangePasswordBody, {
+    defaultValues: { current_password: '', password: '' },
+    labels: { current_password: t('fields.currentPassword'), password: t('password.new') },
   });
   return (
     <SettingsCard title={t('password.title')} testId="password-card">
       <p className="settings-card__note">{t('password.lead')}</p>
-      <form className="form" onSubmit={onSubmit} noValidate>
+      <Form
+        form={form}
+        className="form"
+        onSubmit={async (body) => {
+          await change.mutateAsync(body);
+          form.reset();
+        }}
+      >
         <PasswordField
           form={form}
           name="current_password"
@@ -143,24 +135,23 @@ export function PasswordCard({ account, asAdmin }: { account: AccountView; asAdm
           autoComplete="new-password"
           hint={t('password.hint', { count: PASSWORD_MIN })}
         />
-        <SubmitButton busy={form.submitting}>{t('password.submit')}</SubmitButton>
-      </form>
+        <SubmitButton form={form}>{t('password.submit')}</SubmitButton>
+      </Form>
     </SettingsCard>
   );
 }
 
 export function UsernameCard({ account }: { account: AccountView }) {
   const { t } = useTranslation('settings');
-  const refresh = useRefreshAccount(account.user_id);
-  const form = useSchemaForm(ChangeUsernameBody, { username: account.username }, { username: t('username.new') });
-  const onSubmit = form.submit(async (body) => {
-    await changeUsername(account.user_id, body);
-    await refresh();
+  const change = useChangeUsername(account.user_id);
+  const form = useSchemaForm(ChangeUsernameBody, {
+    defaultValues: { username: account.username },
+    labels: { username: t('username.new') },
   });
   return (
     <SettingsCard title={t('username.title')} testId="username-card">
       <Current label={t('username.current')}>{account.username}</Current>
-      <form className="form" onSubmit={onSubmit} noValidate>
+      <Form form={form} className="form" onSubmit={(body) => change.mutateAsync(body)}>
         <TextField
           form={form}
           name="username"
@@ -170,8 +161,8 @@ export function UsernameCard({ account }: { account: AccountView }) {
           maxLength={USERNAME_MAX}
           hint={t('username.hint', { min: USERNAME_MIN, max: USERNAME_MAX })}
         />
-        <SubmitButton busy={form.submitting}>{t('username.submit')}</SubmitButton>
-      </form>
+        <SubmitButton form={form}>{t('username.submit')}</SubmitButton>
+      </Form>
     </SettingsCard>
   );
 }

@@ -5,32 +5,23 @@ import { useTranslation } from 'react-i18next';
 import { ACCOUNT_PURGE_DAYS } from '#shared/constants.ts';
 import { DeleteAccountBody } from '#shared/schemas/account.ts';
 import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame.tsx';
-import { deleteAccount, type AccountView } from '#client/features/account/api.ts';
-import { useSessionEnded } from '#client/features/auth/api.ts';
-import { PasswordField, SubmitButton, useSchemaForm } from '#client/sections/auth/form.tsx';
+import { Form, PasswordField, SubmitButton, useSchemaForm } from '#client/components/form/index.ts';
+import { useDeleteAccount, type AccountView } from '#client/features/account/api.ts';
 import { SettingsCard } from './settings-card';
 
 export function DeleteCard({ account, isSelf, asAdmin }: { account: AccountView; isSelf: boolean; asAdmin: boolean }) {
   const { t } = useTranslation('settings');
   const [open, setOpen] = useState(false);
-  const ended = useSessionEnded();
-  const form = useSchemaForm(
-    DeleteAccountBody,
-    { current_password: '' },
-    { current_password: t('fields.currentPassword') },
-  );
+  const remove = useDeleteAccount(account.user_id, isSelf);
+  const form = useSchemaForm(DeleteAccountBody, {
+    defaultValues: { current_password: '' },
+    labels: { current_password: t('fields.currentPassword') },
+  });
 
   const close = () => {
     setOpen(false);
     form.reset();
   };
-
-  const onSubmit = form.submit(async (body) => {
-    // The answer's notice leads home (or back to the admin's user list).
-    await deleteAccount(account.user_id, body);
-    setOpen(false);
-    if (isSelf) ended();
-  });
 
   return (
     <SettingsCard title={t('delete.title')} tone="danger" wide testId="delete-card">
@@ -51,7 +42,14 @@ export function DeleteCard({ account, isSelf, asAdmin }: { account: AccountView;
         <DialogDescription className="dialog__message">
           {t('delete.confirmMessage', { username: account.username, days: ACCOUNT_PURGE_DAYS })}
         </DialogDescription>
-        <form className="form" onSubmit={onSubmit} noValidate>
+        <Form
+          form={form}
+          className="form"
+          onSubmit={async (body) => {
+            await remove.mutateAsync(body);
+            setOpen(false);
+          }}
+        >
           <PasswordField
             form={form}
             name="current_password"
@@ -63,11 +61,11 @@ export function DeleteCard({ account, isSelf, asAdmin }: { account: AccountView;
             <button type="button" className="button" onClick={close}>
               {t('common:dialog.cancel')}
             </button>
-            <SubmitButton busy={form.submitting} className="button--danger">
+            <SubmitButton form={form} className="button--danger">
               {t('delete.confirm')}
             </SubmitButton>
           </div>
-        </form>
+        </Form>
       </DialogFrame>
     </SettingsCard>
   );

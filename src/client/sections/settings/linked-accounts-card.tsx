@@ -1,79 +1,60 @@
 // Linked accounts (spec section 6: an account can connect to or switch to another account).
 // Connecting proves the other account with its login and password; switching needs no password.
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConnectBody } from '#shared/schemas/auth.ts';
+import { Form, PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import {
-  authKeys,
-  connectAccount,
-  switchAccount,
-  unlinkAccount,
+  useConnectAccount,
   useLinkedAccounts,
+  useSwitchAccount,
+  useUnlinkAccount,
   type LinkedAccount,
 } from '#client/features/auth/api.ts';
-import { ApiError } from '#client/lib/api.ts';
 import { confirm } from '#client/lib/dialogs.ts';
-import { PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/sections/auth/form.tsx';
 import { SettingsCard } from './settings-card';
 
 const nameOf = (account: LinkedAccount) => account.screen_name || account.username;
 
 export function LinkedAccountsCard() {
   const { t } = useTranslation('settings');
-  const queryClient = useQueryClient();
   const links = useLinkedAccounts();
+  const connect = useConnectAccount();
+  const switchTo = useSwitchAccount();
+  const unlink = useUnlinkAccount();
   const [status, setStatus] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const form = useSchemaForm(
-    ConnectBody,
-    { login: '', password: '' },
-    { login: t('links.login'), password: t('links.password') },
-  );
+  const [confirming, setConfirming] = useState(false);
+  const busy = confirming || switchTo.isPending || unlink.isPending;
+  const form = useSchemaForm(ConnectBody, {
+    defaultValues: { login: '', password: '' },
+    labels: { login: t('links.login'), password: t('links.password') },
+  });
 
-  const onConnect = form.submit(async (body) => {
+  const onConnect = async (body: ConnectBody) => {
     const before = new Set((links.data ?? []).map((a) => a.user_id));
-    const answer = await connectAccount(body);
-    queryClient.setQueryData(authKeys.links, answer.data);
+    const answer = await connect.mutateAsync(body);
     form.reset();
     // The login may have been an email address: name the account that is new in the list.
     const added = answer.data.find((a) => !before.has(a.user_id));
     setStatus(t('links.connected', { name: added ? nameOf(added) : body.login }));
-  });
-
-  const run = async (work: () => Promise<void>) => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await work();
-    } catch (error) {
-      // Already shown by the API client's error catalogue.
-      if (!(error instanceof ApiError)) throw error;
-    } finally {
-      setBusy(false);
-    }
   };
 
-  const onSwitch = (account: LinkedAccount) =>
-    run(async () => {
-      const session = await switchAccount(account.user_id);
-      // A new session for another person: a full load leaves nothing of the old one behind.
-      window.location.assign(session.path);
-    });
+  const onSwitch = (account: LinkedAccount) => {
+    if (!busy) switchTo.mutate(account.user_id);
+  };
 
-  const onUnlink = (account: LinkedAccount) =>
-    run(async () => {
-      const ok = await confirm({
-        title: t('links.unlinkTitle', { name: nameOf(account) }),
-        message: t('links.unlinkMessage'),
-        confirm: t('links.unlink'),
-        cancel: t('common:dialog.cancel'),
-      });
-      if (!ok) return;
-      const answer = await unlinkAccount(account.user_id);
-      queryClient.setQueryData(authKeys.links, answer.data);
-      setStatus(t('links.unlinked', { name: nameOf(account) }));
-    });
+  const onUnlink = async (account: LinkedAccount) => {
+    if (busy) return;
+    setConfirming(true);
+    const ok = await confirm({
+      title: t('links.unlinkTitle', { name: nameOf(account) }),
+      message: t('links.unlinkMessage'),
+      confirm: t('links.unlink'),
+      cancel: t('common:dialog.cancel'),
+    }).finally(() => setConfirming(false));
+    if (!ok) return;
+    unlink.mutate(account.user_id, { onSuccess: () => setStatus(t('links.unlinked', { name: nameOf(account) })) });
+  };
 
   return (
     <SettingsCard title={t('links.title')} wide testId="links-card">
@@ -96,7 +77,7 @@ export function LinkedAccountsCard() {
                   type="button"
                   className="button button--primary button--small"
                   disabled={busy}
-                  onClick={() => void onSwitch(account)}
+                  onClick={() => onSwitch(account)}
                   aria-label={t('links.switchTo', { name: nameOf(account) })}
                 >
                   {t('links.switch')}
@@ -121,11 +102,11 @@ export function LinkedAccountsCard() {
         {status}
       </p>
       <h3 className="settings-card__subtitle">{t('links.connectTitle')}</h3>
-      <form className="form form--inline" onSubmit={onConnect} noValidate data-testid="connect-form">
+      <Form form={form} className="form form--inline" data-testid="connect-form" onSubmit={onConnect}>
         <TextField form={form} name="login" autoComplete="off" autoCapitalize="off" spellCheck={false} />
         <PasswordField form={form} name="password" autoComplete="off" />
-        <SubmitButton busy={form.submitting}>{t('links.connect')}</SubmitButton>
-      </form>
+        <SubmitButton form={form}>{t('links.connect')}</SubmitButton>
+      </Form>
     </SettingsCard>
   );
 }

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { useTranslation } from 'react-i18next';
 import { ChangeMobileBody } from '#shared/schemas/account.ts';
 import { RegisterBody } from '#shared/schemas/auth.ts';
-import { safeNextPath } from '#client/features/auth/api.ts';
-import { issueMessage } from './form';
+import { issueMessage } from './issue-message';
 
 // Echoes the key and its values, so the test sees which message was chosen.
 const t = ((key: string, values?: Record<string, unknown>) =>
@@ -44,15 +43,5 @@ describe('issueMessage', () => {
     expect(messages(RegisterBody, { email: 'nope' }).email).toBe('auth:errors.email');
     expect(messages(RegisterBody, { username: '_abc' }).username).toBe('auth:errors.usernameChars');
     expect(messages(ChangeMobileBody, { mobile: '07700 900123' }).mobile).toBe('auth:errors.mobile');
-  });
-});
-
-describe('safeNextPath', () => {
-  it('keeps paths of this site only', () => {
-    expect(safeNextPath('/edit/account/3?x=1')).toBe('/edit/account/3?x=1');
-    expect(safeNextPath('//evil.example/')).toBeNull();
-    expect(safeNextPath('/\\evil.example')).toBeNull();
-    expect(safeNextPath('https://evil.example/')).toBeNull();
-    expect(safeNextPath(null)).toBeNull();
   });
 });

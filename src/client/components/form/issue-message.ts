@@ -1,0 +1,45 @@
+// A Zod issue as a translated sentence. The shared schemas carry English messages for the server's
+// 422 bodies; the browser shows the same rule in the page's language, chosen from the issue itself.
+import type { TFunction } from 'i18next';
+import type { z } from 'zod';
+import { MIN_AGE } from '#shared/constants.ts';
+import { ageOn, isCalendarDate } from '#shared/rules/date-of-birth.ts';
+
+export type Issue = z.core.$ZodIssue;
+
+/** Messages of a pattern (regex) rule, by field name: Zod only says "invalid format". */
+const PATTERN_MESSAGES: Record<string, string> = {
+  username: 'auth:errors.usernameChars',
+  mobile: 'auth:errors.mobile',
+  pin: 'auth:errors.pin',
+  date_of_birth: 'auth:errors.dateFormat',
+};
+
+/** One translated sentence for a Zod issue of a field labelled `label`. */
+export function issueMessage(t: TFunction, issue: Issue, field: string, label: string, value: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return t('auth:errors.blank', { label });
+    case 'too_small':
+      return Number(issue.minimum) <= 1
+        ? t('auth:errors.blank', { label })
+        : t('auth:errors.tooShort', { label, count: Number(issue.minimum) });
+    case 'too_big':
+      return t('auth:errors.tooLong', { label, count: Number(issue.maximum) });
+    case 'invalid_format':
+      if (issue.format === 'email') return t('auth:errors.email');
+      return PATTERN_MESSAGES[field] ? t(PATTERN_MESSAGES[field]) : t('auth:errors.format', { label });
+    case 'invalid_value':
+      return field === 'terms' ? t('auth:errors.terms') : t('auth:errors.format', { label });
+    case 'custom':
+      if (field === 'date_of_birth') {
+        const text = typeof value === 'string' ? value : '';
+        return isCalendarDate(text) && ageOn(text, new Date()) < MIN_AGE
+          ? t('auth:errors.tooYoung', { age: MIN_AGE })
+          : t('auth:errors.dateInvalid', { label });
+      }
+      return issue.message;
+    default:
+      return issue.message;
+  }
+}
