@@ -246,6 +246,11 @@ export const CryptoInvoice = z.object({
   /** The provider's checkout page, when it has one. */
   checkout_url: z.string().nullable(),
   expires_at: z.string(),
+  /**
+   * Sandbox only: the test processor's "simulate payment" control (POST, no body), which pays the invoice
+   * and delivers its signed webhook. Absent or null for a real processor.
+   */
+  simulate_url: z.string().nullish(),
 });
 export type CryptoInvoice = z.infer<typeof CryptoInvoice>;
 

@@ -314,10 +314,9 @@ describe('crypto payments and webhooks (sandbox)', () => {
     expect(data.payment.invoice.address).toMatch(/^tb1q/);
     const [p] = await t.ctx.db.select().from(payments).where(eq(payments.id, data.payment.id));
 
-    const sim = await t.app.inject({
-      method: 'POST',
-      url: `/sandbox-acquirer/v1/invoices/${p.providerRef}/simulate-payment`,
-    });
+    // The screen's "simulate payment" control posts where the invoice says.
+    expect(data.payment.invoice.simulate_url).toBe(`/sandbox-acquirer/v1/invoices/${p.providerRef}/simulate-payment`);
+    const sim = await t.app.inject({ method: 'POST', url: data.payment.invoice.simulate_url });
     expect(sim.json()).toEqual({ delivered: 200 });
     expect(await money.balanceOf(t.ctx, a.id)).toBe(990);
 

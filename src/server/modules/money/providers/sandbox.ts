@@ -60,6 +60,7 @@ function invoiceState(invoice: sandbox.SandboxInvoice): ProviderState {
       crypto_currency: 'BTC',
       checkout_url: null,
       expires_at: invoice.expiresAt.toISOString(),
+      simulate_url: `${SANDBOX_BASE}/invoices/${invoice.id}/simulate-payment`,
     },
   };
 }
