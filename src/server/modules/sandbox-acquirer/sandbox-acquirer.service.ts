@@ -6,15 +6,14 @@
 // the last four digits and the test behaviour of the card.
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { SANDBOX_TEST_CARDS, type SandboxCardBehaviour } from '#shared/sandbox-cards.ts';
 import type { AppContext } from '../../context';
 import { sandboxCardTokens, sandboxCharges, sandboxInvoices } from '../../db/schema';
 
 /** The test cards (the acquirer's documentation, as real ones publish theirs). */
-export const TEST_CARDS: Record<string, 'succeed' | 'decline' | 'challenge'> = {
-  '4242424242424242': 'succeed',
-  '4000000000000002': 'decline',
-  '4000000000003220': 'challenge',
-};
+const TEST_CARDS: Record<string, SandboxCardBehaviour> = Object.fromEntries(
+  SANDBOX_TEST_CARDS.map((c) => [c.number, c.behaviour]),
+);
 
 /** A confirmation step or an unpaid invoice lapses after this long. */
 export const SANDBOX_EXPIRY_MINUTES = 60;
