@@ -44,6 +44,8 @@ describe('navEntries', () => {
     expect(k).not.toContain('admin');
     expect(k).not.toContain('join');
     expect(entries.find((e) => e.key === 'yourProfile')?.to).toBe('/profile/7');
+    // Spec section 2 "TopUp": the cart with a standard top-up put in it.
+    expect(entries.find((e) => e.key === 'topup')?.to).toBe('/checkout/cart?add=standard_topup');
   });
 
   it('adds the admin panel for admins', () => {

@@ -1,4 +1,5 @@
 // The navigation menu of spec section 2, by role. Pure, so the role rules are unit-tested.
+import { TOPUP_CART_PATH } from '#shared/schemas/money.ts';
 import type { CurrentUser, Role } from '#client/features/app/api.ts';
 
 export type NavKey =
@@ -61,7 +62,7 @@ export function navEntries(role: Role, user: CurrentUser | null, country: string
     const id = user.user_id;
     entries.push({ key: 'yourProfile', label: 'nav.yourProfile', to: `/profile/${id}`, group: 'account' });
     entries.push({ key: 'editProfile', label: 'nav.editProfile', to: `/edit/${id}`, group: 'account' });
-    entries.push({ key: 'topup', label: 'nav.topup', to: '/checkout/cart', group: 'account' });
+    entries.push({ key: 'topup', label: 'nav.topup', to: TOPUP_CART_PATH, group: 'account' });
     entries.push({ key: 'accountSettings', label: 'nav.accountSettings', to: `/edit/account/${id}`, group: 'account' });
     if (role === 'admin') entries.push({ key: 'admin', label: 'nav.admin', to: '/admin/overview', group: 'account' });
     entries.push({ key: 'logout', label: 'nav.logout', group: 'account' });

@@ -108,6 +108,3 @@ export const MediaItemResponse = z.object({ data: MediaItem });
 export const VideoResponse = z.object({ data: VideoState });
 export const DeletedResponse = z.object({ data: z.object({ deleted: z.number() }) });
 export const GalleryOrderResponse = z.object({ data: z.object({ gallery: z.array(z.number()) }) });
-
-/** The money screens read ?add=standard_topup and put a standard top-up in the cart. */
-export const TOPUP_CART_PATH = '/checkout/cart?add=standard_topup';
