@@ -30,7 +30,9 @@ export const SECTION_COMPONENTS: Record<Section, PreloadableLazy<SectionProps>> 
   ),
   edit: section('edit', ['media'], () => import('#client/sections/edit/index.tsx').then((m) => m.EditSection)),
   auth: section('auth', ['auth'], () => import('#client/sections/auth/index.tsx').then((m) => m.AuthSection)),
-  checkout: section('checkout', [], () => import('#client/sections/checkout/index.tsx').then((m) => m.CheckoutSection)),
+  checkout: section('checkout', ['money'], () =>
+    import('#client/sections/checkout/index.tsx').then((m) => m.CheckoutSection),
+  ),
   settings: section('settings', ['settings', 'auth'], () =>
     import('#client/sections/settings/index.tsx').then((m) => m.SettingsSection),
   ),

@@ -3,6 +3,8 @@ import type { Category } from '#shared/constants.ts';
 import { CATEGORIES } from '#shared/constants.ts';
 import type { SectionProps } from '#client/app/sections.ts';
 import { ComingSoon } from '#client/components/coming-soon.tsx';
+import { ShopPage } from '#client/features/money/components/shop-page.tsx';
+import { WhatYouGetPage } from '#client/features/money/components/what-you-get-page.tsx';
 import { BookmarksPage } from './bookmarks-page';
 import { CountriesPage } from './countries-page';
 import { DirectoryPage } from './directory-page';
@@ -33,6 +35,10 @@ export function DirectorySection({ route }: SectionProps) {
       return <BookmarksPage />;
     case 'page-not-found':
       return <NotFoundPage />;
+    case 'shop':
+      return <ShopPage />;
+    case 'what-you-get':
+      return <WhatYouGetPage />;
     default:
       return <ComingSoon route={route} />;
   }

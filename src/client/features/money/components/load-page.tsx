@@ -1,0 +1,75 @@
+// /edit/load/{id} (spec section 2: "loading credits by bank transfer"): the advertiser's reference and the
+// site's account for a transfer, and the same card and crypto loads as the checkout. An admin may open
+// anyone's to read the reference; only the owner pays from here.
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useCurrentUser } from '#client/features/app/api.ts';
+import { isOpen, usePayment, usePaymentData } from '../api';
+import { BankTransfer } from './bank-transfer';
+import { LoadMethods } from './load-methods';
+import { Money, QueryState } from './money-parts';
+import { PaymentOutcome } from './payment-outcome';
+
+export function LoadPage() {
+  const { t } = useTranslation('money');
+  const userId = Number(useParams().id);
+  const [params] = useSearchParams();
+  const paymentId = Number(params.get('payment')) || null;
+  const { data: user } = useCurrentUser();
+  const own = !!user && user.user_id === userId;
+  // While a payment is under way (an invoice, a confirmation step) it is the screen; no second one.
+  const following = usePayment(paymentId);
+
+  return (
+    <section className="container container--narrow money" data-testid="load-page">
+      <header className="money__head">
+        <h1>{t('load.title')}</h1>
+        <p className="lead">{t('load.lead')}</p>
+      </header>
+      {paymentId && <PaymentOutcome paymentId={paymentId} />}
+      {isOpen(following.data) ? null : user && !own ? (
+        <div className="money-card">
+          <p className="money-note" role="note">
+            {t('load.ofUser', { id: userId })}
+          </p>
+          <BankTransfer userId={userId} />
+        </div>
+      ) : (
+        <OwnLoad userId={userId} />
+      )}
+    </section>
+  );
+}
+
+function OwnLoad({ userId }: { userId: number }) {
+  const { t } = useTranslation('money');
+  const data = usePaymentData();
+  if (!data.data) return <QueryState query={data} />;
+  const cart = data.data.cart;
+  return (
+    <>
+      <div className="money-card money-balance">
+        <p>
+          {t('summary.balance')}:{' '}
+          <strong data-testid="load-balance">
+            <Money amount={data.data.balance} currency={data.data.currency} />
+          </strong>
+        </p>
+        <p className="actions">
+          <Link className="button button--ghost" to={`/transactions/${userId}`}>
+            {t('links.transactions')}
+          </Link>
+          <Link className="button button--ghost" to={`/edit/auto-topup/${userId}`}>
+            {t('links.autoTopup')}
+          </Link>
+        </p>
+      </div>
+      {cart.items.length > 0 && (
+        <p className="money-note" role="note">
+          {t('load.cartNote', { count: cart.items.length })} <Link to="/checkout/cart">{t('links.cart')}</Link>
+        </p>
+      )}
+      <LoadMethods data={data.data} userId={userId} initial="bank" returnPath={`/edit/load/${userId}`} />
+    </>
+  );
+}
