@@ -1,8 +1,10 @@
-// Entry of the lazy "edit" section. The media screens (/edit/media, /edit/gallery, /edit/verify) live
-// in features/media, the auto-topup screen in features/money; the other edit screens are not built yet
-// and show a translated "coming soon".
+// Entry of the lazy "edit" section: /edit/{id} with its sections and the completion walk, /edit/location
+// and /edit/directory/listing (features/edit); the media screens (/edit/media, /edit/gallery, /edit/verify,
+// features/media); the auto-topup screen (features/money).
 import type { SectionProps } from '#client/app/sections.ts';
 import { ComingSoon } from '#client/components/coming-soon.tsx';
+import { EditPage } from '#client/features/edit/edit-page.tsx';
+import { ListingsPage, LocationPage } from '#client/features/edit/location-pages.tsx';
 import { GalleryPage } from '#client/features/media/gallery-page.tsx';
 import { MediaPage } from '#client/features/media/media-page.tsx';
 import { VerifyPage } from '#client/features/media/verify-page.tsx';
@@ -10,6 +12,12 @@ import { AutoTopupPage } from '#client/features/money/components/auto-topup-page
 
 export function EditSection({ route }: SectionProps) {
   switch (route) {
+    case 'edit':
+      return <EditPage />;
+    case 'edit-location':
+      return <LocationPage />;
+    case 'edit-listing':
+      return <ListingsPage />;
     case 'edit-media':
       return <MediaPage />;
     case 'edit-gallery':

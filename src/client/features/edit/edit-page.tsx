@@ -1,0 +1,226 @@
+// /edit/{id}: the overview, then the edit menu of spec section 2; `?edit=<section>` opens one section
+// (the profile view's edit links use it), `?action=complete` walks the required sections in order
+// (spec section 1, "Please complete your profile first.").
+import { useEffect, useRef, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { EDIT_MENU, menuLink, sectionFromQuery, type MenuEntry } from '#shared/rules/edit-sections.ts';
+import type { UpdateData } from '#shared/schemas/profile-edit.ts';
+import { useCurrentUser } from '#client/features/app/api.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { CompletionWalk } from './completion';
+import { useUpdateData } from './api';
+import { Overview } from './overview';
+import {
+  AboutForm,
+  AdStatusForm,
+  AvailabilityForm,
+  CommentsForm,
+  DominatrixForm,
+  GenderForm,
+  HeadingForm,
+  LanguageForm,
+  LinksForm,
+  LocationForm,
+  PersonalityForm,
+  PhoneForm,
+  RatesForm,
+  ScreenNameForm,
+  ServicesForm,
+  SexualityForm,
+  type SectionProps,
+} from './section-forms';
+import { NoticesPanel } from '#client/features/notices/notices-panel.tsx';
+import './edit.css';
+
+export const SECTION_FORMS: Partial<Record<MenuEntry, ComponentType<SectionProps>>> = {
+  services: ServicesForm,
+  dominatrix: DominatrixForm,
+  comments: CommentsForm,
+  about: AboutForm,
+  rates: RatesForm,
+  location: LocationForm,
+  personality: PersonalityForm,
+  language: LanguageForm,
+  gender: GenderForm,
+  phone: PhoneForm,
+  ad_status: AdStatusForm,
+  links: LinksForm,
+  screen_name: ScreenNameForm,
+  heading: HeadingForm,
+  sexuality: SexualityForm,
+  availability: AvailabilityForm,
+};
+
+/** Which menu entries a missing required item marks as "Needed". */
+const NEEDED: Record<string, MenuEntry> = {
+  screenName: 'screen_name',
+  heading: 'heading',
+  gender: 'gender',
+  cityId: 'location',
+  phone: 'phone',
+  about: 'about',
+  avatar: 'media',
+};
+
+export function useEditTarget() {
+  const id = Number(useParams().id);
+  const { data: user } = useCurrentUser();
+  const self = !user || user.user_id === id;
+  return { id, self, isAdmin: user?.role === 'admin' };
+}
+
+export function EditFrame({ id, self, children }: { id: number; self: boolean; children: React.ReactNode }) {
+  const { t } = useTranslation('edit');
+  return (
+    <section className="container edit" data-testid="edit-page">
+      <header className="edit__head">
+        <h1>{t('title')}</h1>
+        <Link className="small" to={`/profile/${id}`}>
+          {t('viewProfile')}
+        </Link>
+      </header>
+      {!self && (
+        <p className="edit__note" role="note">
+          {t('adminNote', { id })}
+        </p>
+      )}
+      {children}
+    </section>
+  );
+}
+
+export function LoadState({ error, retry }: { error: unknown; retry: () => void }) {
+  const { t } = useTranslation('edit');
+  if (!error)
+    return (
+      <p className="edit-card muted" aria-busy="true">
+        {t('loading')}
+      </p>
+    );
+  return (
+    <div className="edit-card" role="alert">
+      <p>{error instanceof ApiError && error.status === 403 ? t('forbidden') : t('failed')}</p>
+      <button type="button" className="button" onClick={retry}>
+        {t('retry')}
+      </button>
+    </div>
+  );
+}
+
+export function EditPage() {
+  const { id, self, isAdmin } = useEditTarget();
+  const [params] = useSearchParams();
+  const query = useUpdateData(id);
+  const completing = params.get('action') === 'complete';
+  const section = sectionFromQuery(params.get('edit'));
+  return (
+    <EditFrame id={id} self={self}>
+      {!query.data ? (
+        <LoadState error={query.error} retry={() => void query.refetch()} />
+      ) : completing ? (
+        <CompletionWalk id={id} self={self} data={query.data} />
+      ) : (
+        <>
+          <NoticesPanel userId={id} />
+          <Overview id={id} />
+          {section && <SectionPanel id={id} self={self} data={query.data} section={section} />}
+          <EditMenu id={id} data={query.data} isAdmin={isAdmin && !self} active={section} />
+        </>
+      )}
+    </EditFrame>
+  );
+}
+
+function SectionPanel({
+  id,
+  self,
+  data,
+  section,
+}: {
+  id: number;
+  self: boolean;
+  data: UpdateData;
+  section: MenuEntry;
+}) {
+  const { t } = useTranslation('edit');
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'start' });
+    ref.current?.focus({ preventScroll: true });
+  }, [section]);
+  const Form = SECTION_FORMS[section];
+  const link = menuLink(section, id, data.screen_name);
+  return (
+    <section
+      ref={ref}
+      className="edit-card edit-panel"
+      aria-labelledby="edit-panel-title"
+      tabIndex={-1}
+      data-testid={`section-${section}`}
+    >
+      <Link className="small" to={`/edit/${id}`}>
+        ‹ {t('menu.back')}
+      </Link>
+      <h2 id="edit-panel-title" className="edit-card__title">
+        {t(`menu.${section}`)}
+      </h2>
+      <p className="muted small">{t(`lead.${section}`)}</p>
+      {Form ? (
+        // Keyed by the section so a form starts from the saved values each time it opens.
+        <Form key={section} id={id} self={self} data={data} />
+      ) : (
+        link && (
+          <Link className="button button--primary" to={link}>
+            {t(`menu.${section}`)}
+          </Link>
+        )
+      )}
+    </section>
+  );
+}
+
+function EditMenu({
+  id,
+  data,
+  isAdmin,
+  active,
+}: {
+  id: number;
+  data: UpdateData;
+  isAdmin: boolean;
+  active: MenuEntry | null;
+}) {
+  const { t } = useTranslation('edit');
+  const needed = new Set(data.missing.map((m) => NEEDED[m]));
+  return (
+    <nav className="edit-menu" aria-label={t('menu.label')} data-testid="edit-menu">
+      <ul className="edit-menu__list">
+        {EDIT_MENU.filter((e) => e.kind !== 'admin' || isAdmin).map((entry) => {
+          const to = entry.kind === 'form' ? `/edit/${id}?edit=${entry.id}` : menuLink(entry.id, id, data.screen_name)!;
+          return (
+            <li key={entry.id}>
+              <Link
+                className={`edit-menu__entry${active === entry.id ? ' edit-menu__entry--active' : ''}`}
+                to={to}
+                aria-current={active === entry.id ? 'true' : undefined}
+                data-section={entry.id}
+              >
+                <span className="edit-menu__name">
+                  {t(`menu.${entry.id}`)}
+                  {needed.has(entry.id) && <span className="badge edit-menu__needed">{t('menu.needed')}</span>}
+                  {entry.kind !== 'form' && (
+                    <span className="edit-menu__arrow" aria-label={t('menu.opens')}>
+                      ›
+                    </span>
+                  )}
+                </span>
+                <span className="edit-menu__lead small muted">{t(`lead.${entry.id}`)}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,153 @@
+// /edit/location/{id}: home city (searchable picker over the imported cities, with its country), area
+// and landmark. /edit/directory/listing/{id}: where the ad is listed, the home city and the additional
+// locations with their tour dates and days left (buying one is the cart's: /checkout/cart).
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { TourDatesBody, type ListingView } from '#shared/schemas/profile-edit.ts';
+import { formatDate } from '#shared/views/format.ts';
+import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { useListings, useSetTourDates, useUpdateData } from './api';
+import { EditFrame, LoadState, useEditTarget } from './edit-page';
+import { LocationForm } from './section-forms';
+import './edit.css';
+
+export function LocationPage() {
+  const { t } = useTranslation('edit');
+  const { id, self } = useEditTarget();
+  const query = useUpdateData(id);
+  return (
+    <EditFrame id={id} self={self}>
+      <section className="edit-card" aria-labelledby="location-title" data-testid="location-page">
+        <Link className="small" to={`/edit/${id}`}>
+          ‹ {t('menu.back')}
+        </Link>
+        <h2 id="location-title" className="edit-card__title">
+          {t('location.title')}
+        </h2>
+        <p className="muted small">{t('lead.location')}</p>
+        {query.data ? (
+          <>
+            {query.data.city && <p className="small">{t('city.country', { country: query.data.city.country_name })}</p>}
+            <LocationForm id={id} self={self} data={query.data} />
+          </>
+        ) : (
+          <LoadState error={query.error} retry={() => void query.refetch()} />
+        )}
+        <p className="small">
+          <Link to={`/edit/directory/listing/${id}`}>{t('location.listingsLink')}</Link>
+        </p>
+      </section>
+    </EditFrame>
+  );
+}
+
+export function ListingsPage() {
+  const { t } = useTranslation('edit');
+  const { id, self } = useEditTarget();
+  const query = useListings(id);
+  return (
+    <EditFrame id={id} self={self}>
+      <section className="edit-card" aria-labelledby="listings-title" data-testid="listings-page">
+        <Link className="small" to={`/edit/${id}`}>
+          ‹ {t('menu.back')}
+        </Link>
+        <h2 id="listings-title" className="edit-card__title">
+          {t('listings.title')}
+        </h2>
+        <p className="muted small">{t('listings.lead')}</p>
+        {!query.data ? (
+          <LoadState error={query.error} retry={() => void query.refetch()} />
+        ) : (
+          <>
+            {!query.data.listed && <p className="edit__note">{t('listings.notListed')}</p>}
+            <ul className="listings">
+              {query.data.listings.map((l) => (
+                <ListingItem key={l.id} id={id} listing={l} />
+              ))}
+            </ul>
+            <p className="actions">
+              <Link className="button" to={`/edit/location/${id}`}>
+                {t('listings.changeHome')}
+              </Link>
+              <Link className="button button--primary" to="/checkout/cart">
+                {t('listings.buy')}
+              </Link>
+            </p>
+            <p className="small muted">{t('location.additionalHint')}</p>
+          </>
+        )}
+      </section>
+    </EditFrame>
+  );
+}
+
+function ListingItem({ id, listing }: { id: number; listing: ListingView }) {
+  const { t, i18n } = useTranslation('edit');
+  const [editing, setEditing] = useState(false);
+  const lastDay = listing.expires_at ? new Date(new Date(listing.expires_at).getTime() - 1).toISOString() : null;
+  return (
+    <li className="listing" data-testid={`listing-${listing.kind}`}>
+      <div className="listing__head">
+        <strong>
+          <Link to={`/escorts/${listing.city.country_slug}/${listing.city.slug}`}>{listing.city.name}</Link>
+        </strong>
+        <span className="muted"> · {listing.city.country_name}</span>
+      </div>
+      <p className="small">
+        {listing.kind === 'home' ? t('listings.home') : t('listings.additional')}
+        {listing.position !== null && <> · {t('listings.position', { position: listing.position })}</>}
+        {listing.days_left !== null && (
+          <>
+            {' · '}
+            <span data-testid="days-left">{t('listings.daysLeft', { count: listing.days_left })}</span>
+          </>
+        )}
+        {lastDay && <> · {t('listings.endsOn', { date: formatDate(lastDay, i18n.language) })}</>}
+      </p>
+      {listing.kind === 'additional' && (
+        <>
+          <p className="small">
+            {t('listings.tour')}:{' '}
+            {listing.tour_from || listing.tour_until
+              ? [listing.tour_from, listing.tour_until].map((d) => (d ? formatDate(d, i18n.language) : '…')).join(' – ')
+              : t('listings.noTour')}{' '}
+            {!editing && (
+              <button type="button" className="link-button" onClick={() => setEditing(true)}>
+                {t('listings.editTour')}
+              </button>
+            )}
+          </p>
+          {editing && <TourForm id={id} listing={listing} onDone={() => setEditing(false)} />}
+        </>
+      )}
+    </li>
+  );
+}
+
+function TourForm({ id, listing, onDone }: { id: number; listing: ListingView; onDone: () => void }) {
+  const { t } = useTranslation('edit');
+  const save = useSetTourDates(id);
+  const form = useSchemaForm(TourDatesBody, {
+    defaultValues: { listing_id: listing.id, from: listing.tour_from, until: listing.tour_until },
+    labels: { from: t('fields.from'), until: t('fields.until') },
+  });
+  const orNull = { setValueAs: (v: unknown) => (v === '' || v === undefined ? null : v) };
+  return (
+    <Form
+      form={form}
+      className="form tour-form"
+      onSubmit={async (body) => {
+        await save.mutateAsync(body);
+        onDone();
+      }}
+    >
+      <p className="small muted">{t('listings.tourHint')}</p>
+      <div className="tour-form__dates">
+        <TextField form={form} name="from" type="date" registerOptions={orNull} />
+        <TextField form={form} name="until" type="date" registerOptions={orNull} />
+      </div>
+      <SubmitButton form={form}>{t('listings.saveTour')}</SubmitButton>
+    </Form>
+  );
+}

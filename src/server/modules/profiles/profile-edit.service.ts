@@ -1,0 +1,357 @@
+// The advertiser's edit calls (spec sections 2, 3, 5, 7; docs/decisions/0310): every section of
+// /edit/{id}, the three switches of the ad, the overview, the city picker and the listings screen.
+// Each change runs in one transaction that also recomputes what the directory derives from the profile
+// (complete, listed, search text, the home listing and its country-primary flag), so a saved change is
+// in the directory, search and the /dom lists with the next request.
+import { msg } from '#shared/api/messages.ts';
+import { RATE_KEYS, WEEKDAYS } from '#shared/constants.ts';
+import { LINK_KEYS } from '#shared/rules/profile-fields.ts';
+import type {
+  Attribute,
+  CitiesResponse,
+  CityRef,
+  ListingsResponse,
+  Overview,
+  SetAttributeBody,
+  TourDatesBody,
+  UpdateBody,
+  UpdateData,
+} from '#shared/schemas/profile-edit.ts';
+import type { AppContext } from '../../context';
+import { lockAccount } from '../../db/account-lock';
+import { writeAudit } from '../../db/audit';
+import { pgErrorCode, type Tx } from '../../db/client';
+import { forbidden, notFound, ValidationError } from '../../lib/errors';
+import type { SessionUser } from '../../plugins/session';
+import { clearDirectoryCaches } from '../directory/directory.service';
+import { slugify } from '../geo/slug';
+import {
+  activeAdditionalIn,
+  listingsOf,
+  positionOf,
+  refreshCountryPrimary,
+  setHomeListing,
+  setTourDates as writeTourDates,
+} from '../listings/listings.service';
+import { balanceOf } from '../money/money.service';
+import { missingFields } from './profile-derive';
+import * as repo from './profile-edit.repo';
+
+const UNIQUE_VIOLATION = '23505';
+const DAY_MS = 86_400_000;
+const CITY_RESULTS = 20;
+
+type Actor = Pick<SessionUser, 'id' | 'role'>;
+
+function cityRef(city: repo.CityRow): CityRef {
+  return {
+    id: city.id,
+    name: city.name,
+    slug: city.slug,
+    country_code: city.countryCode,
+    country_name: city.countryName,
+    country_slug: city.countrySlug,
+  };
+}
+
+async function mustLoad(ctx: AppContext, userId: number) {
+  const current = await repo.loadProfile(ctx.db, userId);
+  if (!current) throw notFound();
+  return current;
+}
+
+function present({ profile, city, accountStatus }: repo.EditableProfile): UpdateData {
+  const hasAvatar = profile.avatarMediaId !== null;
+  return {
+    user_id: profile.userId,
+    screen_name: profile.screenName,
+    heading: profile.heading,
+    about: profile.about,
+    gender: profile.gender,
+    sexuality: profile.sexuality,
+    services: profile.services,
+    personality: profile.personality,
+    languages: profile.languages,
+    currency: profile.currency,
+    phone: profile.phone,
+    city: city ? cityRef(city) : null,
+    place: profile.place,
+    landmark: profile.landmark,
+    ad_status: profile.adStatus,
+    comments: profile.commentsEnabled,
+    dominatrix: profile.dominatrix,
+    links: profile.links as UpdateData['links'],
+    availability: profile.availability,
+    rates: { incall: profile.rates.incall ?? {}, outcall: profile.rates.outcall ?? {} },
+    has_avatar: hasAvatar,
+    complete: profile.complete,
+    listed: profile.listed && accountStatus === 'active',
+    flagged: profile.flagged,
+    missing: missingFields(profile, hasAvatar),
+    verification: profile.verificationStatus,
+  };
+}
+
+export async function getUpdateData(ctx: AppContext, userId: number): Promise<UpdateData> {
+  return present(await mustLoad(ctx, userId));
+}
+
+/**
+ * Runs `change` on the locked account and re-derives the directory's columns in the same transaction.
+ * Directory caches (counts, search hits) are dropped when what the public sees may have changed.
+ */
+async function edit(
+  ctx: AppContext,
+  actor: Actor,
+  userId: number,
+  action: string,
+  change: (tx: Tx, current: repo.EditableProfile) => Promise<{ publicChange?: boolean } | void>,
+) {
+  let publicChange = false;
+  try {
+    await ctx.db.transaction(async (tx) => {
+      if (!(await lockAccount(tx, userId))) throw notFound();
+      const current = await repo.loadProfile(tx, userId);
+      if (!current) throw notFound();
+      const result = await change(tx, current);
+      const derived = await repo.refreshDerived(tx, userId);
+      publicChange =
+        !!derived &&
+        (derived.before.listed !== derived.after.listed ||
+          (derived.after.listed && (derived.before.searchText !== derived.after.searchText || !!result?.publicChange)));
+      if (actor.id !== userId) {
+        await writeAudit(tx, { actorId: actor.id, action, targetUserId: userId });
+      }
+    });
+  } catch (err) {
+    // Two owners racing for one screen name: the unique index decides, the loser hears it like a check.
+    if (pgErrorCode(err) === UNIQUE_VIOLATION) throw ValidationError.field('screen_name', msg('edit.screenNameTaken'));
+    throw err;
+  }
+  if (publicChange) clearDirectoryCaches(ctx);
+}
+
+/** Only the owner, or an admin, edits a profile (the routes check the path's id; /update names it in the body). */
+function assertMayEdit(actor: Actor, userId: number) {
+  if (actor.id !== userId && actor.role !== 'admin') throw forbidden();
+}
+
+const nullIfEmpty = (v: string | undefined | null) => (v && v.trim() ? v.trim() : null);
+
+function fullRates(rates: Extract<UpdateBody, { section: 'rates' }>) {
+  const pick = <K extends string>(keys: readonly K[], values: Partial<Record<K, number | null>>) =>
+    Object.fromEntries(keys.map((k) => [k, values[k] ?? null])) as Record<string, number | null>;
+  return { incall: pick(RATE_KEYS.incall, rates.incall), outcall: pick(RATE_KEYS.outcall, rates.outcall) };
+}
+
+function cleanLinks(links: Extract<UpdateBody, { section: 'links' }>['links']) {
+  const out: Record<string, Record<string, string>> = {};
+  for (const group of Object.keys(LINK_KEYS) as Array<keyof typeof LINK_KEYS>) {
+    const entries = Object.entries(links[group] ?? {}).filter(
+      (e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0,
+    );
+    if (entries.length) out[group] = Object.fromEntries(entries);
+  }
+  return out;
+}
+
+/** POST /update: saves one section; answers the profile's edit data as it is now. */
+export async function update(ctx: AppContext, actor: Actor, body: UpdateBody): Promise<UpdateData> {
+  const userId = body.user_id ?? actor.id;
+  assertMayEdit(actor, userId);
+  await edit(ctx, actor, userId, `profile.update.${body.section}`, async (tx, current) => {
+    switch (body.section) {
+      case 'screen_name':
+        if (await repo.screenNameTaken(tx, body.screen_name, userId))
+          throw ValidationError.field('screen_name', msg('edit.screenNameTaken'));
+        return repo.updateProfile(tx, userId, { screenName: body.screen_name });
+      case 'heading':
+        return repo.updateProfile(tx, userId, { heading: body.heading });
+      case 'about':
+        return repo.updateProfile(tx, userId, { about: body.about });
+      case 'gender':
+        await repo.updateProfile(tx, userId, { gender: body.gender });
+        return { publicChange: current.profile.gender !== body.gender };
+      case 'sexuality':
+        return repo.updateProfile(tx, userId, { sexuality: body.sexuality });
+      case 'phone':
+        return repo.updateProfile(tx, userId, { phone: body.phone });
+      case 'services':
+        return repo.updateProfile(tx, userId, { services: body.services });
+      case 'personality':
+        return repo.updateProfile(tx, userId, { personality: body.personality });
+      case 'language':
+        return repo.updateProfile(tx, userId, { languages: body.languages });
+      case 'rates':
+        return repo.updateProfile(tx, userId, { currency: body.currency, rates: fullRates(body) });
+      case 'availability':
+        return repo.updateProfile(tx, userId, {
+          availability: Object.fromEntries(WEEKDAYS.map((d) => [d, body.availability[d] ?? null])),
+        });
+      case 'links':
+        return repo.updateProfile(tx, userId, { links: cleanLinks(body.links) });
+      case 'location': {
+        const city = await repo.cityById(tx, body.city_id);
+        if (!city) throw ValidationError.field('city_id', msg('edit.cityNotFound'));
+        if (await activeAdditionalIn(tx, userId, city.id, ctx.now()))
+          throw ValidationError.field('city_id', msg('edit.cityIsAdditional', { city: city.name }));
+        await repo.updateProfile(tx, userId, {
+          cityId: city.id,
+          place: nullIfEmpty(body.place),
+          landmark: nullIfEmpty(body.landmark),
+        });
+        await setHomeListing(tx, userId, city.id, ctx.now());
+        return { publicChange: current.profile.cityId !== city.id };
+      }
+    }
+  });
+  return getUpdateData(ctx, userId);
+}
+
+const ATTRIBUTE_COLUMNS = {
+  ad_status: 'adStatus',
+  comments: 'commentsEnabled',
+  dominatrix: 'dominatrix',
+} as const satisfies Record<Attribute, keyof repo.ProfileRow>;
+
+/** POST /edit/setAttribute/{id}: one switch of the ad (ad status, comments, dominatrix listing). */
+export async function setAttribute(ctx: AppContext, actor: Actor, userId: number, body: SetAttributeBody) {
+  assertMayEdit(actor, userId);
+  await edit(ctx, actor, userId, `profile.attribute.${body.attribute}`, async (tx, current) => {
+    const column = ATTRIBUTE_COLUMNS[body.attribute];
+    await repo.updateProfile(tx, userId, { [column]: body.value });
+    // The /dom lists and the category counts follow the dominatrix switch.
+    return { publicChange: current.profile[column] !== body.value };
+  });
+  return getAttribute(ctx, userId, body.attribute);
+}
+
+export async function getAttribute(ctx: AppContext, userId: number, attribute: Attribute) {
+  const { profile } = await mustLoad(ctx, userId);
+  return { attribute, value: profile[ATTRIBUTE_COLUMNS[attribute]] };
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** GET /edit/getOverview/{id}/{days}: completeness, status, position, balance, verification, daily counts. */
+export async function getOverview(ctx: AppContext, userId: number, days: number): Promise<Overview> {
+  const current = await mustLoad(ctx, userId);
+  const now = ctx.now();
+  const today = new Date(`${isoDay(now)}T00:00:00Z`);
+  const first = isoDay(new Date(today.getTime() - (days - 1) * DAY_MS));
+  const [position, balance, rows] = await Promise.all([
+    positionOf(ctx.db, userId, now),
+    balanceOf(ctx, userId),
+    repo.dailyStats(ctx.db, userId, first, isoDay(today)),
+  ]);
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const stats = Array.from({ length: days }, (_, i) => {
+    const day = isoDay(new Date(today.getTime() - (days - 1 - i) * DAY_MS));
+    const row = byDay.get(day);
+    return {
+      day,
+      impressions: Number(row?.impressions ?? 0),
+      views: Number(row?.views ?? 0),
+      phone_reveals: Number(row?.phone_reveals ?? 0),
+    };
+  });
+  const sum = (k: 'impressions' | 'views' | 'phone_reveals') => stats.reduce((n, s) => n + s[k], 0);
+  const data = present(current);
+  return {
+    user_id: userId,
+    screen_name: data.screen_name,
+    complete: data.complete,
+    missing: data.missing,
+    ad_status: data.ad_status,
+    listed: data.listed,
+    flagged: data.flagged,
+    position,
+    balance,
+    currency: ctx.env.SITE_CURRENCY,
+    verification: {
+      status: current.profile.verificationStatus,
+      verified_at: current.profile.verifiedAt ? current.profile.verifiedAt.toISOString() : null,
+    },
+    city: data.city,
+    stats,
+    totals: { impressions: sum('impressions'), views: sum('views'), phone_reveals: sum('phone_reveals') },
+  };
+}
+
+/** GET /edit/findCities: the Location section's picker over the imported cities. */
+export async function findCities(
+  ctx: AppContext,
+  query: { q: string; country?: string },
+): Promise<CitiesResponse['data']> {
+  const rows = await repo.findCities(ctx.db, query.q, slugify(query.q), query.country, CITY_RESULTS);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    country_code: r.country_code,
+    country_name: r.country_name,
+    country_slug: r.country_slug,
+    population: Number(r.population),
+  }));
+}
+
+/** Whole days from today until the last day of a listing, in its city's calendar (0 on the last day). */
+function daysLeft(expiresAt: Date, now: Date): number {
+  return Math.max(0, Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS) - 1);
+}
+
+/** GET /edit/getListings/{id}: /edit/directory/listing/{id}. */
+export async function getListings(ctx: AppContext, userId: number): Promise<ListingsResponse['data']> {
+  const { profile, accountStatus } = await mustLoad(ctx, userId);
+  const now = ctx.now();
+  const rows = await listingsOf(ctx.db, userId, now);
+  return {
+    listed: profile.listed && accountStatus === 'active',
+    listings: rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      city: {
+        id: r.cityId,
+        name: r.cityName,
+        slug: r.citySlug,
+        country_code: r.countryCode,
+        country_name: r.countryName,
+        country_slug: r.countrySlug,
+      },
+      tour_from: r.tourFrom,
+      tour_until: r.tourUntil,
+      expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
+      days_left: r.expiresAt ? daysLeft(r.expiresAt, now) : null,
+      position: r.position,
+    })),
+  };
+}
+
+/** POST /edit/setTourDates/{id}: the tour dates of one running additional location. */
+export async function setTourDates(ctx: AppContext, actor: Actor, userId: number, body: TourDatesBody) {
+  assertMayEdit(actor, userId);
+  const now = ctx.now();
+  const listing = (await listingsOf(ctx.db, userId, now)).find((l) => l.id === body.listing_id);
+  if (!listing || listing.kind !== 'additional' || !listing.expiresAt)
+    throw ValidationError.field('listing_id', msg('edit.listingNotFound'));
+  const last = isoDay(new Date(listing.expiresAt.getTime() - 1));
+  const today = isoDay(now);
+  if (body.until && body.until < today) throw ValidationError.field('until', msg('money.tourPast'));
+  if ((body.until && body.until > last) || (body.from && body.from > last))
+    throw ValidationError.field(body.until ? 'until' : 'from', msg('edit.tourAfterEnd', { date: last }));
+  await ctx.db.transaction(async (tx) => {
+    if (!(await lockAccount(tx, userId))) throw notFound();
+    const ok = await writeTourDates(tx, {
+      profileId: userId,
+      listingId: body.listing_id,
+      from: body.from,
+      until: body.until,
+      now,
+    });
+    if (!ok) throw ValidationError.field('listing_id', msg('edit.listingNotFound'));
+    await refreshCountryPrimary(tx, [userId]);
+    if (actor.id !== userId)
+      await writeAudit(tx, { actorId: actor.id, action: 'listing.tourDates', targetUserId: userId });
+  });
+  return getListings(ctx, userId);
+}

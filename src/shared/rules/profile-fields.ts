@@ -1,0 +1,198 @@
+// Rules of the profile's edit sections (spec sections 3 and 5) that the browser form and the server
+// both apply: what a screen name may be, what counts as a phone number, and the closed lists the
+// sections choose from. Pure: no DOM, no database.
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
+export const SCREEN_NAME_MIN = 2;
+export const SCREEN_NAME_MAX = 30;
+export const HEADING_MAX = 100;
+export const ABOUT_MAX = 10_000;
+export const PLACE_MAX = 80;
+export const LANDMARK_MAX = 120;
+/** Whole units of the profile's currency: rates are the advertiser's own prices, not site money. */
+export const RATE_MAX = 1_000_000;
+
+/**
+ * Spec section 5: "The screen name is a name only, with no slogans or ads." A name starts with a
+ * letter and holds letters, spaces, apostrophes, dots and hyphens, and at most 3 digits (so "Anna2"
+ * passes and a phone number does not); no web address; at most 4 words; none of the words
+ * directories see in slogans ("Best GFE in town", "Hot Anna", "VIP Escort").
+ */
+const NAME_CHARS = /^[\p{L}\p{M}][\p{L}\p{M}\d '’.-]*$/u;
+const LINK_LIKE = /(https?|www\.)|\.(com|net|org|info|biz|xxx|io|co|me|de|es|uk|eu|app|site|online|club|link)\b/iu;
+const AD_WORDS = new Set([
+  'best',
+  'cheap',
+  'cheapest',
+  'sexy',
+  'hot',
+  'new',
+  'vip',
+  'gfe',
+  'pse',
+  'call',
+  'text',
+  'whatsapp',
+  'telegram',
+  'available',
+  'incall',
+  'outcall',
+  'offer',
+  'discount',
+  'escort',
+  'escorts',
+  'massage',
+  'top',
+  'real',
+  'sale',
+  'free',
+  'now',
+  'today',
+  'xxx',
+]);
+
+export function isNameOnly(value: string): boolean {
+  const name = value.trim();
+  if (!NAME_CHARS.test(name)) return false;
+  if (LINK_LIKE.test(name)) return false;
+  if ((name.match(/\d/g) ?? []).length > 3) return false;
+  const words = name.split(/\s+/).filter(Boolean);
+  if (words.length > 4) return false;
+  return !words.some((w) => AD_WORDS.has(w.toLowerCase().replace(/[.'’-]/g, '')));
+}
+
+/**
+ * Spec section 5: international format starting with +, checked against the numbering plans of
+ * libphonenumber (metadata "max": the real ranges, not only lengths). Returns the number as it is
+ * stored and shown ("+44 20 7946 0018"), or null when it is not a valid international number.
+ */
+export function normalizePhone(value: string): string | null {
+  const v = value.trim();
+  if (!v.startsWith('+')) return null;
+  // Letters (vanity numbers, "ext.") are not a phone number a visitor can tap.
+  if (/[^\d\s()+.-]/.test(v)) return null;
+  const phone = parsePhoneNumberFromString(v);
+  if (!phone || !phone.isValid()) return null;
+  return phone.formatInternational();
+}
+
+/** Personality traits a profile may show (Personality section), keys of the `edit` catalogue. */
+export const PERSONALITY_TRAITS = [
+  'friendly',
+  'outgoing',
+  'shy',
+  'playful',
+  'elegant',
+  'intelligent',
+  'adventurous',
+  'calm',
+  'funny',
+  'caring',
+  'confident',
+  'sporty',
+  'romantic',
+  'open_minded',
+  'discreet',
+  'creative',
+] as const;
+export const PERSONALITY_MAX = 8;
+
+/** Spoken languages (ISO 639-1); their names come from Intl.DisplayNames in the page's language. */
+export const SPOKEN_LANGUAGES = [
+  'en',
+  'de',
+  'es',
+  'fr',
+  'it',
+  'pt',
+  'nl',
+  'pl',
+  'ru',
+  'uk',
+  'cs',
+  'sk',
+  'hu',
+  'ro',
+  'bg',
+  'el',
+  'tr',
+  'sv',
+  'da',
+  'no',
+  'fi',
+  'hr',
+  'sr',
+  'sl',
+  'lt',
+  'lv',
+  'et',
+  'ar',
+  'he',
+  'fa',
+  'hi',
+  'th',
+  'vi',
+  'id',
+  'ms',
+  'tl',
+  'zh',
+  'ja',
+  'ko',
+] as const;
+export const LANGUAGES_MAX = 10;
+
+/** Currencies a profile's rates may be in (ISO 4217). */
+export const PROFILE_CURRENCIES = [
+  'EUR',
+  'GBP',
+  'USD',
+  'CHF',
+  'CAD',
+  'AUD',
+  'NZD',
+  'BRL',
+  'MXN',
+  'ARS',
+  'COP',
+  'CLP',
+  'PEN',
+  'PLN',
+  'CZK',
+  'HUF',
+  'RON',
+  'BGN',
+  'SEK',
+  'NOK',
+  'DKK',
+  'TRY',
+  'AED',
+  'SAR',
+  'QAR',
+  'ILS',
+  'ZAR',
+  'THB',
+  'SGD',
+  'HKD',
+  'MYR',
+  'PHP',
+  'IDR',
+  'INR',
+  'JPY',
+  'KRW',
+  'CNY',
+  'TWD',
+] as const;
+
+/** Edit Links (spec section 2: messenger, crypto, social): the services of each group. */
+export const LINK_KEYS = {
+  messenger: ['telegram', 'whatsapp', 'signal', 'viber', 'wechat', 'line', 'threema'],
+  social: ['instagram', 'x', 'onlyfans', 'facebook', 'tiktok', 'bluesky'],
+  crypto: ['btc', 'eth', 'usdt', 'ltc', 'xmr'],
+} as const;
+export type LinkGroup = keyof typeof LINK_KEYS;
+export const LINK_MAX = 200;
+
+/** Counts words the way a reader would (the About Me advice of spec section 5). */
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}

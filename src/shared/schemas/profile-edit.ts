@@ -1,0 +1,382 @@
+// Bodies and answers of the edit calls (spec section 7): POST /edit/setAttribute/{id},
+// POST /edit/getAttribute/{id}, GET /getUpdateData/{id}, POST /update, GET /edit/getOverview/{id}/{days},
+// plus the city picker and the listings screen (docs/decisions/0310). Every section of /edit/{id} is one
+// of the *Section schemas: the browser form and the server check the same rules (spec section 5).
+// Strict objects: unknown keys are refused.
+import { z } from 'zod';
+import { blankMessage } from '../api/errors';
+import { id, optionalString, requiredString, text } from '../api/fields';
+import { GENDERS, SERVICES, SEXUALITIES, WEEKDAYS, RATE_KEYS } from '../constants';
+import {
+  ABOUT_MAX,
+  HEADING_MAX,
+  isNameOnly,
+  LANDMARK_MAX,
+  LANGUAGES_MAX,
+  LINK_KEYS,
+  LINK_MAX,
+  normalizePhone,
+  PERSONALITY_MAX,
+  PERSONALITY_TRAITS,
+  PLACE_MAX,
+  PROFILE_CURRENCIES,
+  RATE_MAX,
+  SCREEN_NAME_MAX,
+  SCREEN_NAME_MIN,
+  SPOKEN_LANGUAGES,
+} from '../rules/profile-fields';
+
+/** Items a complete profile needs (server: profile-derive's missingFields). */
+export const REQUIRED_FIELDS = ['screenName', 'heading', 'gender', 'cityId', 'phone', 'about', 'avatar'] as const;
+export type RequiredField = (typeof REQUIRED_FIELDS)[number];
+
+// English messages for the 422 bodies; `params.i18n` names the browser's translation (form kit).
+export const SCREEN_NAME_MESSAGE = 'Screen name must be a name only, with no links, phone numbers or slogans.';
+export const PHONE_MESSAGE = 'Phone must be in international format starting with +.';
+export const HEADING_LINE_MESSAGE = 'Ad heading must be one line.';
+export const TOUR_ORDER_MESSAGE = 'The tour cannot end before it starts.';
+export const UNIQUE_MESSAGE = 'Each entry may be chosen once.';
+
+const oneOf = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z.enum(values, { error: () => `${label} is not one of the choices.` });
+
+const uniqueList = <T extends z.ZodType<string>>(item: T, max: number, label: string) =>
+  z
+    .array(item, { error: () => `${label} must be a list.` })
+    .max(max, `${label} may hold at most ${max} entries.`)
+    .refine((list) => new Set(list).size === list.length, { message: UNIQUE_MESSAGE });
+
+// ---------------------------------------------------------------- sections
+
+export const ScreenNameSection = z.strictObject({
+  screen_name: requiredString('Screen name', SCREEN_NAME_MAX)
+    .min(SCREEN_NAME_MIN, `Screen name must be at least ${SCREEN_NAME_MIN} characters.`)
+    .refine(isNameOnly, { message: SCREEN_NAME_MESSAGE, params: { i18n: 'edit:errors.screenName' } }),
+});
+
+export const HeadingSection = z.strictObject({
+  heading: requiredString('Ad heading', HEADING_MAX).refine((v) => !/[\r\n]/.test(v), {
+    message: HEADING_LINE_MESSAGE,
+    params: { i18n: 'edit:errors.oneLine' },
+  }),
+});
+
+export const AboutSection = z.strictObject({ about: requiredString('About me', ABOUT_MAX) });
+
+export const GenderSection = z.strictObject({
+  gender: z.enum(GENDERS, { error: () => blankMessage('Gender') }),
+});
+
+export const SexualitySection = z.strictObject({
+  sexuality: oneOf(SEXUALITIES, 'Sexuality').nullable(),
+});
+
+export const PhoneSection = z.strictObject({
+  phone: requiredString('Phone', 40)
+    .refine((v) => normalizePhone(v) !== null, { message: PHONE_MESSAGE, params: { i18n: 'edit:errors.phone' } })
+    .transform((v) => normalizePhone(v) ?? v),
+});
+
+export const ServicesSection = z.strictObject({
+  services: uniqueList(oneOf(SERVICES, 'Service'), SERVICES.length, 'Services'),
+});
+
+export const PersonalitySection = z.strictObject({
+  personality: uniqueList(oneOf(PERSONALITY_TRAITS, 'Personality'), PERSONALITY_MAX, 'Personality'),
+});
+
+export const LanguageSection = z.strictObject({
+  languages: uniqueList(oneOf(SPOKEN_LANGUAGES, 'Language'), LANGUAGES_MAX, 'Languages'),
+});
+
+export const LocationSection = z.strictObject({
+  /** A city of the imported list (GET /edit/findCities); its country comes with it. */
+  city_id: id(blankMessage('City')),
+  /** The area inside the city ("Soho"), shown as "City - Area". */
+  place: optionalString('Area', PLACE_MAX),
+  landmark: optionalString('Landmark', LANDMARK_MAX),
+});
+
+// Refinements rather than .int()/.min()/.max(): their issues name the browser's sentence (params.i18n).
+const price = z
+  .number({ error: () => 'Rates must be whole amounts.' })
+  .refine(Number.isInteger, { message: 'Rates must be whole amounts.', params: { i18n: 'edit:errors.wholeAmount' } })
+  .refine((v) => v >= 0, { message: 'Rates cannot be negative.', params: { i18n: 'edit:errors.negative' } })
+  .refine((v) => v <= RATE_MAX, {
+    message: `Rates may not be above ${RATE_MAX}.`,
+    params: { i18n: 'edit:errors.tooHigh', max: RATE_MAX },
+  })
+  .nullable();
+const rateTable = <K extends readonly string[]>(keys: K) =>
+  z.strictObject(
+    Object.fromEntries(keys.map((k) => [k, price.optional()])) as unknown as Record<
+      K[number],
+      z.ZodOptional<typeof price>
+    >,
+  );
+
+/** Spec section 3: the 11 rate fields, whole units of the profile's currency; null = not offered. */
+export const RatesSection = z.strictObject({
+  currency: oneOf(PROFILE_CURRENCIES, 'Currency'),
+  incall: rateTable(RATE_KEYS.incall),
+  outcall: rateTable(RATE_KEYS.outcall),
+});
+
+const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Times are written HH:MM.');
+const slot = z.strictObject({ from: time, until: time }).nullable();
+
+/** Hours per weekday (Monday to Sunday); null = not available. An `until` before `from` runs past midnight. */
+export const AvailabilitySection = z.strictObject({
+  availability: z.strictObject(
+    Object.fromEntries(WEEKDAYS.map((d) => [d, slot.optional()])) as unknown as Record<
+      (typeof WEEKDAYS)[number],
+      z.ZodOptional<typeof slot>
+    >,
+  ),
+});
+
+const linkValue = (label: string) =>
+  text(label, LINK_MAX)
+    .trim()
+    .refine((v) => !/\s/.test(v), { message: `${label} may not contain spaces.` });
+const linkGroup = <K extends readonly string[]>(keys: K, label: string) =>
+  z.strictObject(
+    Object.fromEntries(keys.map((k) => [k, linkValue(label).optional()])) as unknown as Record<
+      K[number],
+      z.ZodOptional<ReturnType<typeof linkValue>>
+    >,
+  );
+
+/** Edit Links: messenger handles, social profiles, crypto addresses; an empty value removes the entry. */
+export const LinksSection = z.strictObject({
+  links: z.strictObject({
+    messenger: linkGroup(LINK_KEYS.messenger, 'Messenger'),
+    social: linkGroup(LINK_KEYS.social, 'Social link'),
+    crypto: linkGroup(LINK_KEYS.crypto, 'Crypto address'),
+  }),
+});
+
+const SECTIONS = {
+  screen_name: ScreenNameSection,
+  heading: HeadingSection,
+  about: AboutSection,
+  gender: GenderSection,
+  sexuality: SexualitySection,
+  phone: PhoneSection,
+  services: ServicesSection,
+  personality: PersonalitySection,
+  language: LanguageSection,
+  location: LocationSection,
+  rates: RatesSection,
+  availability: AvailabilitySection,
+  links: LinksSection,
+} as const;
+export type UpdateSection = keyof typeof SECTIONS;
+export const UPDATE_SECTIONS = Object.keys(SECTIONS) as UpdateSection[];
+export const SECTION_SCHEMAS = SECTIONS;
+
+/** The profile to change: the signed-in account's when left out (an admin names another). */
+const target = { user_id: id().optional() };
+
+/** POST /update: one section, named by `section`, with that section's fields. */
+export const UpdateBody = z.discriminatedUnion(
+  'section',
+  [
+    ScreenNameSection.extend({ section: z.literal('screen_name'), ...target }),
+    HeadingSection.extend({ section: z.literal('heading'), ...target }),
+    AboutSection.extend({ section: z.literal('about'), ...target }),
+    GenderSection.extend({ section: z.literal('gender'), ...target }),
+    SexualitySection.extend({ section: z.literal('sexuality'), ...target }),
+    PhoneSection.extend({ section: z.literal('phone'), ...target }),
+    ServicesSection.extend({ section: z.literal('services'), ...target }),
+    PersonalitySection.extend({ section: z.literal('personality'), ...target }),
+    LanguageSection.extend({ section: z.literal('language'), ...target }),
+    LocationSection.extend({ section: z.literal('location'), ...target }),
+    RatesSection.extend({ section: z.literal('rates'), ...target }),
+    AvailabilitySection.extend({ section: z.literal('availability'), ...target }),
+    LinksSection.extend({ section: z.literal('links'), ...target }),
+  ],
+  { error: () => `Section must be one of: ${UPDATE_SECTIONS.join(', ')}.` },
+);
+export type UpdateBody = z.infer<typeof UpdateBody>;
+
+// ---------------------------------------------------------------- attributes
+
+export const ATTRIBUTES = ['ad_status', 'comments', 'dominatrix'] as const;
+export type Attribute = (typeof ATTRIBUTES)[number];
+
+export const AdStatusSection = z.strictObject({
+  value: z.enum(['visible', 'hidden'], { error: () => blankMessage('Ad status') }),
+});
+export const CommentsSection = z.strictObject({ value: z.boolean({ error: () => blankMessage('Comments') }) });
+export const DominatrixSection = z.strictObject({ value: z.boolean({ error: () => blankMessage('Dominatrix') }) });
+
+/**
+ * POST /edit/setAttribute/{id}: one switch of the ad, in effect at once: ad status (a hidden ad leaves the
+ * directory, search, sitemap and the public pages), comments on or off, the dominatrix listing (/dom).
+ */
+export const SetAttributeBody = z.discriminatedUnion(
+  'attribute',
+  [
+    AdStatusSection.extend({ attribute: z.literal('ad_status') }),
+    CommentsSection.extend({ attribute: z.literal('comments') }),
+    DominatrixSection.extend({ attribute: z.literal('dominatrix') }),
+  ],
+  { error: () => `Attribute must be one of: ${ATTRIBUTES.join(', ')}.` },
+);
+export type SetAttributeBody = z.infer<typeof SetAttributeBody>;
+
+/** POST /edit/getAttribute/{id}. */
+export const GetAttributeBody = z.strictObject({
+  attribute: z.enum(ATTRIBUTES, { error: () => `Attribute must be one of: ${ATTRIBUTES.join(', ')}.` }),
+});
+
+export const AttributeResponse = z.object({
+  data: z.object({ attribute: z.enum(ATTRIBUTES), value: z.union([z.string(), z.boolean()]) }),
+});
+export type AttributeResponse = z.infer<typeof AttributeResponse>;
+
+// ---------------------------------------------------------------- answers
+
+export const CityRef = z.object({
+  id: z.number(),
+  name: z.string(),
+  slug: z.string(),
+  country_code: z.string(),
+  country_name: z.string(),
+  country_slug: z.string(),
+});
+export type CityRef = z.infer<typeof CityRef>;
+
+/** GET /getUpdateData/{id}: every section's current values, and what completion still needs. */
+export const UpdateData = z.object({
+  user_id: z.number(),
+  screen_name: z.string().nullable(),
+  heading: z.string().nullable(),
+  about: z.string().nullable(),
+  gender: z.enum(GENDERS).nullable(),
+  sexuality: z.enum(SEXUALITIES).nullable(),
+  services: z.array(z.string()),
+  personality: z.array(z.string()),
+  languages: z.array(z.string()),
+  currency: z.string(),
+  phone: z.string().nullable(),
+  city: CityRef.nullable(),
+  place: z.string().nullable(),
+  landmark: z.string().nullable(),
+  ad_status: z.enum(['visible', 'hidden']),
+  comments: z.boolean(),
+  dominatrix: z.boolean(),
+  links: z.record(z.string(), z.record(z.string(), z.string())),
+  availability: z.record(z.string(), z.object({ from: z.string(), until: z.string() }).nullable()),
+  rates: z.object({
+    incall: z.record(z.string(), z.number().nullable()),
+    outcall: z.record(z.string(), z.number().nullable()),
+  }),
+  has_avatar: z.boolean(),
+  complete: z.boolean(),
+  /** Public in the directory and search now (complete, visible, not flagged, account active). */
+  listed: z.boolean(),
+  flagged: z.boolean(),
+  /** Required items still missing, in the order the completion walk asks them. */
+  missing: z.array(z.enum(REQUIRED_FIELDS)),
+  verification: z.enum(['none', 'pending', 'verified', 'declined']),
+});
+export type UpdateData = z.infer<typeof UpdateData>;
+export const UpdateDataResponse = z.object({ data: UpdateData });
+export type UpdateDataResponse = z.infer<typeof UpdateDataResponse>;
+
+/** GET /edit/getOverview/{id}/{days}: the top of /edit/{id}. */
+export const OverviewParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+  days: z.coerce.number().int().min(1).max(90),
+});
+
+export const StatsDay = z.object({
+  day: z.string(),
+  impressions: z.number(),
+  views: z.number(),
+  phone_reveals: z.number(),
+});
+export type StatsDay = z.infer<typeof StatsDay>;
+
+export const Overview = z.object({
+  user_id: z.number(),
+  screen_name: z.string().nullable(),
+  complete: z.boolean(),
+  missing: z.array(z.enum(REQUIRED_FIELDS)),
+  ad_status: z.enum(['visible', 'hidden']),
+  listed: z.boolean(),
+  flagged: z.boolean(),
+  /** Rank in the home city for `escorts` (1 = top); null while not listed. */
+  position: z.number().nullable(),
+  /** Credits, minor units of the site currency. */
+  balance: z.number(),
+  currency: z.string(),
+  verification: z.object({
+    status: z.enum(['none', 'pending', 'verified', 'declined']),
+    verified_at: z.string().nullable(),
+  }),
+  city: CityRef.nullable(),
+  /** One entry per day, oldest first, the last being today (UTC); days without activity are zeros. */
+  stats: z.array(StatsDay),
+  totals: z.object({ impressions: z.number(), views: z.number(), phone_reveals: z.number() }),
+});
+export type Overview = z.infer<typeof Overview>;
+export const OverviewResponse = z.object({ data: Overview });
+export type OverviewResponse = z.infer<typeof OverviewResponse>;
+
+// ---------------------------------------------------------------- cities and listings
+
+/** GET /edit/findCities?q=&country=: the city picker over the imported cities. */
+export const FindCitiesQuery = z.strictObject({
+  q: text('Search', 80).trim().min(1, blankMessage('Search')),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.')
+    .transform((v) => v.toUpperCase())
+    .optional(),
+});
+export const CitiesResponse = z.object({ data: z.array(CityRef.extend({ population: z.number() })) });
+export type CitiesResponse = z.infer<typeof CitiesResponse>;
+
+const isoDate = z.iso.date('Dates are written YYYY-MM-DD.');
+
+/**
+ * POST /edit/setTourDates/{id}: the dates of one additional location. Spec section 5: a tour location may
+ * have from and until dates; an out-call location leaves them empty.
+ */
+export const TourDatesBody = z
+  .strictObject({
+    listing_id: id(),
+    from: isoDate.nullable(),
+    until: isoDate.nullable(),
+  })
+  .refine((v) => !v.from || !v.until || v.until >= v.from, {
+    message: TOUR_ORDER_MESSAGE,
+    path: ['until'],
+    params: { i18n: 'edit:errors.tourOrder' },
+  });
+export type TourDatesBody = z.infer<typeof TourDatesBody>;
+
+export const ListingView = z.object({
+  id: z.number(),
+  kind: z.enum(['home', 'additional']),
+  city: CityRef,
+  tour_from: z.string().nullable(),
+  tour_until: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  /** Whole days until an additional location ends (0 on its last day); null for the home city. */
+  days_left: z.number().nullable(),
+  /** Rank in that city for `escorts` (1 = top); null while the profile is not listed. */
+  position: z.number().nullable(),
+});
+export type ListingView = z.infer<typeof ListingView>;
+export const ListingsResponse = z.object({ data: z.object({ listed: z.boolean(), listings: z.array(ListingView) }) });
+export type ListingsResponse = z.infer<typeof ListingsResponse>;
+
+export const OkResponse = z.object({ data: z.object({ ok: z.literal(true) }) });
