@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,9 +12,42 @@ describe.runIf(backend === 'pglite')('embedded PGlite directory', () => {
     const first = await openDatabase({ pgliteDir: dir });
     await expect(openDatabase({ pgliteDir: dir })).rejects.toBeInstanceOf(DatabaseLockedError);
     await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(/already open in another process/);
+    // The message names the holder and says what to do.
+    await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(
+      new RegExp(
+        `process ${process.pid}, still running\\)\\. Stop that server first, or give this one its own DATA_DIR`,
+      ),
+    );
     await first.close();
     const again = await openDatabase({ pgliteDir: dir });
     await again.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe.runIf(backend === 'pglite')('embedded PGlite lock after a crash', () => {
+  it('a lock whose holder died on this host is taken over at once; a living holder still refuses', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dir-lock-'));
+    const db = path.join(dir, 'db');
+    fs.mkdirSync(path.join(db, '.lock'), { recursive: true });
+    const holder = (pid: number) =>
+      fs.writeFileSync(path.join(db, '.lock-owner'), JSON.stringify({ pid, host: os.hostname() }));
+    // A living process (our parent) holds it, freshly: refused.
+    holder(process.ppid);
+    await expect(openDatabase({ pgliteDir: db })).rejects.toBeInstanceOf(DatabaseLockedError);
+    // A process that has exited (SIGKILL leaves the lock behind): taken over without waiting.
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
+    holder(dead);
+    const opened = await openDatabase({ pgliteDir: db });
+    expect(JSON.parse(fs.readFileSync(path.join(db, '.lock-owner'), 'utf8')).pid).toBe(process.pid);
+    await opened.close();
+    expect(fs.existsSync(path.join(db, '.lock-owner'))).toBe(false);
+    // A lock naming our own pid that this process does not hold (a container restarted with the same
+    // pid) is stale too.
+    fs.mkdirSync(path.join(db, '.lock'), { recursive: true });
+    holder(process.pid);
+    const reopened = await openDatabase({ pgliteDir: db });
+    await reopened.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,6 +1,7 @@
 // One Drizzle database over PGlite (embedded default) or PostgreSQL (DATABASE_URL). Both speak the same
 // SQL, so every repository is written once.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -29,14 +30,23 @@ export interface Database {
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export class DatabaseLockedError extends Error {
-  constructor(dir: string) {
+  constructor(dir: string, holder?: { pid: number; host: string }) {
+    const who = holder
+      ? holder.host === os.hostname()
+        ? ` (process ${holder.pid}, still running)`
+        : ` (process ${holder.pid} on ${holder.host})`
+      : '';
     super(
-      `The embedded database in ${dir} is already open in another process. ` +
-        'Stop the other server, or give this one its own DATA_DIR (or a DATABASE_URL).',
+      `The embedded database in ${dir} is already open in another process${who}. ` +
+        'Stop that server first, or give this one its own DATA_DIR (or a DATABASE_URL). ' +
+        'A lock left by a crash on this machine is taken over by itself.',
     );
     this.name = 'DatabaseLockedError';
   }
 }
+
+/** Data directories this process holds: a lock naming our own pid is stale unless it is one of them. */
+const heldHere = new Set<string>();
 
 export interface OpenOptions {
   /** postgres:// URL; when absent PGlite is used. */
@@ -50,17 +60,78 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return openPglite(opts.pgliteDir);
 }
 
+/**
+ * The data directory's lock (docs/decisions/0001): a lock directory kept fresh every 5 s, stale after 15 s,
+ * plus a note of the holder's process id. A holder that died on this host (a crash, SIGKILL) is known at
+ * once, so a restart does not wait out the 15 s.
+ */
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  const lockPath = path.join(dir, '.lock');
+  const ownerPath = path.join(dir, '.lock-owner');
+  const take = () => lockfile.lock(dir, { lockfilePath: lockPath, stale: 15_000, update: 5_000 });
+  let release: () => Promise<void>;
+  try {
+    release = await take();
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ELOCKED' || !holderIsGone(ownerPath, dir)) throw lockError(err, dir);
+    fs.rmSync(lockPath, { recursive: true, force: true });
+    release = await take().catch((again: unknown) => {
+      throw lockError(again, dir);
+    });
+  }
+  fs.writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: os.hostname() }));
+  heldHere.add(path.resolve(dir));
+  return async () => {
+    heldHere.delete(path.resolve(dir));
+    fs.rmSync(ownerPath, { force: true });
+    await release();
+  };
+}
+
+function readOwner(dir: string): { pid: number; host: string } | undefined {
+  try {
+    const owner = JSON.parse(fs.readFileSync(path.join(dir, '.lock-owner'), 'utf8')) as {
+      pid?: unknown;
+      host?: unknown;
+    };
+    return typeof owner.pid === 'number' && typeof owner.host === 'string'
+      ? { pid: owner.pid, host: owner.host }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const lockError = (err: unknown, dir: string) =>
+  (err as { code?: string }).code === 'ELOCKED' ? new DatabaseLockedError(dir, readOwner(dir)) : err;
+
+/**
+ * The lock's holder ran on this host and its process no longer exists. A holder with our own pid that
+ * is not us (a container restarted with the same pid) is gone too.
+ */
+function holderIsGone(ownerPath: string, dir: string): boolean {
+  let owner: { pid?: unknown; host?: unknown };
+  try {
+    owner = JSON.parse(fs.readFileSync(ownerPath, 'utf8'));
+  } catch {
+    return false;
+  }
+  if (owner.host !== os.hostname() || typeof owner.pid !== 'number') return false;
+  if (owner.pid === process.pid) return !heldHere.has(path.resolve(dir));
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as { code?: string }).code === 'ESRCH';
+  }
+}
+
 async function openPglite(dir?: string): Promise<Database> {
   let release: (() => Promise<void>) | undefined;
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
     // PGlite has no cross-process locking of its own; two writers would corrupt the files.
-    try {
-      release = await lockfile.lock(dir, { lockfilePath: path.join(dir, '.lock'), stale: 15_000, update: 5_000 });
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ELOCKED') throw new DatabaseLockedError(dir);
-      throw err;
-    }
+    release = await lockDataDir(dir);
   }
   try {
     const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm, unaccent } });

@@ -6,7 +6,7 @@ import { intlLocale } from '#client/lib/format.ts';
 const formatters = new Map<string, Intl.NumberFormat>();
 
 function formatter(language: string, currency: string, signed: boolean): Intl.NumberFormat {
-  const locale = intlLocale(language === 'pt' ? 'es' : language);
+  const locale = intlLocale(language);
   const key = `${locale}|${currency}|${signed}`;
   let format = formatters.get(key);
   if (!format) {
@@ -45,7 +45,7 @@ export function formatMinor(minor: number, currency: string, language: string, s
 export function toMajorInput(minor: number, currency: string, language = 'en'): string {
   const digits = minorDigits(currency);
   const text = (minor / 10 ** digits).toFixed(digits);
-  const comma = new Intl.NumberFormat(intlLocale(language === 'pt' ? 'es' : language)).format(1.5).includes(',');
+  const comma = new Intl.NumberFormat(intlLocale(language)).format(1.5).includes(',');
   return comma ? text.replace('.', ',') : text;
 }
 

@@ -375,3 +375,31 @@ export async function adminList(ctx: AppContext, page: number): Promise<AdminAut
   );
   return { data, page, has_more: offset + rows.length < n, total: n };
 }
+
+/** Admin overview: timers switched on now, and failed or missed runs per UTC day from `from`. */
+export async function adminStats(ctx: AppContext, from: Date, days: number) {
+  const until = new Date(from.getTime() + days * 86_400_000);
+  const [[{ active }], rows] = await Promise.all([
+    ctx.db.select({ active: count() }).from(autoTopupTimers).where(eq(autoTopupTimers.enabled, true)),
+    ctx.db
+      .select({
+        day: sql<string>`to_char(${autoTopupRuns.slotAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+        n: count(),
+      })
+      .from(autoTopupRuns)
+      .where(
+        and(
+          inArray(autoTopupRuns.status, ['failed', 'missed']),
+          gte(autoTopupRuns.slotAt, from),
+          lt(autoTopupRuns.slotAt, until),
+        ),
+      )
+      .groupBy(sql`1`),
+  ]);
+  const byDay = new Map(rows.map((r) => [r.day, Number(r.n)]));
+  const failed = Array.from(
+    { length: days },
+    (_, i) => byDay.get(new Date(from.getTime() + i * 86_400_000).toISOString().slice(0, 10)) ?? 0,
+  );
+  return { activeTimers: Number(active), failedRuns: failed };
+}

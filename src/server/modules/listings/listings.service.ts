@@ -1,9 +1,16 @@
 // Listings are where a profile appears: its home city and each additional location it bought. Their
-// order is the ranking rule of DESIGN.md: bumped_at descending, ties by id. Every change of a listing
+// order is the ranking rule of DESIGN.md, built from #shared/ranking.ts (the rule /what-you-get states). Every change of a listing
 // goes through here so `country_primary` (one entry per profile on a country page) stays right.
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { rankedAbove, rankingOrderBy } from '#shared/ranking.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { cities, listings, profiles } from '../../db/schema';
+
+/** ORDER BY of a list over listings aliased `alias`: the published ranking rule (directory lists use it). */
+export const rankingOrder = (alias: string) => sql.raw(rankingOrderBy(alias));
+const RANK_L = rankingOrder('l');
+/** Listing `o` ranks above listing `h` (positions count these). */
+const O_ABOVE_H = sql.raw(rankedAbove('o', 'h'));
 
 /** Recomputes which listing of each profile stands for it on its country pages. */
 export async function refreshCountryPrimary(db: Db | Tx, profileIds?: number[]) {
@@ -20,7 +27,7 @@ export async function refreshCountryPrimary(db: Db | Tx, profileIds?: number[]) 
       select distinct on (l.profile_id, l.country_code) l.profile_id, l.country_code, l.id
       from listings l
       where (l.expires_at is null or l.expires_at > now()) ${only}
-      order by l.profile_id, l.country_code, l.bumped_at desc, l.id
+      order by l.profile_id, l.country_code, ${RANK_L}
     ) best
     where best.profile_id = l.profile_id and best.country_code = l.country_code ${only}
       and l.country_primary is distinct from (l.id = best.id)`);
@@ -61,7 +68,7 @@ export async function positionOf(db: Db | Tx, profileId: number, now: Date): Pro
     select (
       select count(*)::int + 1 from listings o join profiles op on op.user_id = o.profile_id
       where o.city_id = h.city_id and op.listed and (o.expires_at is null or o.expires_at > ${now.toISOString()}::timestamptz)
-        and (o.bumped_at > h.bumped_at or (o.bumped_at = h.bumped_at and o.id < h.id))
+        and ${O_ABOVE_H}
     ) as position
     from listings h join profiles p on p.user_id = h.profile_id
     where h.profile_id = ${profileId} and h.kind = 'home' and p.listed`,
@@ -148,4 +155,128 @@ export async function screenNamesOf(db: Db | Tx, ids: number[]): Promise<Map<num
     .from(profiles)
     .where(inArray(profiles.userId, ids));
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * The home listing follows the profile's city (Location section): created on the first city, at the
+ * top of it (a new ad is news); moved, rank kept, when the city changes. A city the profile already has
+ * an additional location in cannot become home (it would be listed there twice): the caller refuses it.
+ */
+export async function setHomeListing(tx: Tx, profileId: number, cityId: number, now: Date) {
+  const [city] = await tx.select({ countryCode: cities.countryCode }).from(cities).where(eq(cities.id, cityId));
+  if (!city) throw new Error(`city ${cityId} does not exist`);
+  const moved = await tx
+    .update(listings)
+    .set({ cityId, countryCode: city.countryCode })
+    .where(and(eq(listings.profileId, profileId), eq(listings.kind, 'home')))
+    .returning({ id: listings.id });
+  if (!moved.length) {
+    await tx.insert(listings).values({ profileId, cityId, countryCode: city.countryCode, kind: 'home', bumpedAt: now });
+  }
+  await refreshCountryPrimary(tx, [profileId]);
+}
+
+/** An additional location of the profile that is still running in `cityId`, if any. */
+export async function activeAdditionalIn(db: Db | Tx, profileId: number, cityId: number, now: Date) {
+  const [row] = await db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(
+      and(
+        eq(listings.profileId, profileId),
+        eq(listings.cityId, cityId),
+        eq(listings.kind, 'additional'),
+        gt(listings.expiresAt, now),
+      ),
+    );
+  return row ?? null;
+}
+
+export interface ListingOfProfile {
+  id: number;
+  kind: 'home' | 'additional';
+  cityId: number;
+  cityName: string;
+  citySlug: string;
+  countryCode: string;
+  countryName: string;
+  countrySlug: string;
+  timezone: string;
+  tourFrom: string | null;
+  tourUntil: string | null;
+  expiresAt: Date | null;
+  /** Rank in its city for `escorts` (1 = top); null while the profile is not listed. */
+  position: number | null;
+}
+
+/** The profile's running listings (home first, then additional locations by end date), with their rank. */
+export async function listingsOf(db: Db | Tx, profileId: number, now: Date): Promise<ListingOfProfile[]> {
+  const at = now.toISOString();
+  const rows = await queryRows<{
+    id: number;
+    kind: 'home' | 'additional';
+    city_id: number;
+    city_name: string;
+    city_slug: string;
+    country_code: string;
+    country_name: string;
+    country_slug: string;
+    timezone: string;
+    tour_from: string | null;
+    tour_until: string | null;
+    expires_at: string | Date | null;
+    position: number | null;
+  }>(
+    db,
+    sql`
+    select h.id, h.kind, c.id as city_id, c.name as city_name, c.slug as city_slug, co.code as country_code,
+      co.name as country_name, co.slug as country_slug, c.timezone, h.tour_from::text as tour_from,
+      h.tour_until::text as tour_until, h.expires_at,
+      case when p.listed then (
+        select count(*)::int + 1 from listings o join profiles op on op.user_id = o.profile_id
+        where o.city_id = h.city_id and op.listed and (o.expires_at is null or o.expires_at > ${at}::timestamptz)
+          and ${O_ABOVE_H}
+      ) end as position
+    from listings h
+    join profiles p on p.user_id = h.profile_id
+    join cities c on c.id = h.city_id
+    join countries co on co.code = c.country_code
+    where h.profile_id = ${profileId} and (h.expires_at is null or h.expires_at > ${at}::timestamptz)
+    order by (h.kind = 'home') desc, h.expires_at, h.id`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    cityId: r.city_id,
+    cityName: r.city_name,
+    citySlug: r.city_slug,
+    countryCode: r.country_code,
+    countryName: r.country_name,
+    countrySlug: r.country_slug,
+    timezone: r.timezone,
+    tourFrom: r.tour_from,
+    tourUntil: r.tour_until,
+    expiresAt: r.expires_at ? new Date(r.expires_at) : null,
+    position: r.position === null ? null : Number(r.position),
+  }));
+}
+
+/** Tour dates of one running additional location of the profile; false when there is no such listing. */
+export async function setTourDates(
+  db: Db | Tx,
+  input: { profileId: number; listingId: number; from: string | null; until: string | null; now: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(listings)
+    .set({ tourFrom: input.from, tourUntil: input.until })
+    .where(
+      and(
+        eq(listings.id, input.listingId),
+        eq(listings.profileId, input.profileId),
+        eq(listings.kind, 'additional'),
+        gt(listings.expiresAt, input.now),
+      ),
+    )
+    .returning({ id: listings.id });
+  return rows.length > 0;
 }

@@ -29,6 +29,22 @@ function hasCardNumber(value: unknown, key = '', depth = 0): boolean {
   return false;
 }
 
+/** The text with every card number in it replaced by `[card]`. */
+export function maskCardNumbers(text: string): string {
+  return text.replace(CANDIDATE, (run) => (isCardNumber(run.replace(/\D/g, '')) ? '[card]' : run));
+}
+
+/** A URL as a log line shows it: decoded (so `card%204242...` is seen as a number too), card numbers masked. */
+export function urlForLog(url: string): string {
+  let decoded = url;
+  try {
+    decoded = decodeURIComponent(url.replace(/\+/g, ' '));
+  } catch {
+    // Not valid percent-encoding: mask what is there.
+  }
+  return maskCardNumbers(decoded);
+}
+
 /** preValidation hook of the money and auto-topup routes. */
 export async function refuseCardNumbers(request: FastifyRequest): Promise<void> {
   if (hasCardNumber(request.body) || hasCardNumber(request.query))

@@ -9,7 +9,7 @@
 //   the provider for the truth.
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { msg } from '#shared/api/messages.ts';
+import { msg, type Message } from '#shared/api/messages.ts';
 import type { MakePaymentBody, OrderView, PaymentResult, PaymentView, ProductCode } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
@@ -205,7 +205,13 @@ export async function makePayment(ctx: AppContext, userId: number, body: MakePay
 
   const fromBalance = body.method === 'balance' || (lines.length > 0 && summary.amount_to_pay === 0 && !body.amount);
   if (fromBalance) {
-    if (!lines.length) throw ValidationError.field('cart', msg('money.cartEmpty'));
+    // A parallel call with the same key may have paid (and emptied) the cart since we looked: its answer is ours.
+    const refuse = async (field: string, message: Message): Promise<PaymentResult> => {
+      const paid = await findByKey(ctx, userId, body.idempotency_key);
+      if (paid) return resume(ctx, userId, paid, hash, body);
+      throw ValidationError.field(field, message);
+    };
+    if (!lines.length) return refuse('cart', msg('money.cartEmpty'));
     try {
       const { order } = await createAndPayOrder(ctx, {
         userId,
@@ -217,8 +223,8 @@ export async function makePayment(ctx: AppContext, userId: number, body: MakePay
       });
       return resume(ctx, userId, { order, payment: null, hash: order.requestHash }, hash, body);
     } catch (err) {
-      if (err instanceof InsufficientBalance) throw ValidationError.field('balance', msg('money.insufficientBalance'));
-      if (err instanceof CartChanged) throw ValidationError.field('cart', msg('money.cartChanged'));
+      if (err instanceof InsufficientBalance) return refuse('balance', msg('money.insufficientBalance'));
+      if (err instanceof CartChanged) return refuse('cart', msg('money.cartChanged'));
       throw err;
     }
   }

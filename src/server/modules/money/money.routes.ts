@@ -121,7 +121,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     '/admin/products',
     { onRequest: adminOnly, schema: { body: UpdateProductBody, response: { 200: ProductsResponse } } },
     async (req) => {
-      await money.updateProduct(ctx, req.body);
+      await money.updateProduct(ctx, req.body, requireUser(req));
       return money.productsView(ctx);
     },
   );

@@ -9,6 +9,7 @@
 //   listTransactions / transactionsCsv                       statements
 //   listProducts / updateProduct                             prices
 //   settleOpenPayments(ctx)                                  periodic: settle what a crash left open
+//   dailyFlows(ctx, from, days)                              credits loaded and spent per day (admin overview)
 import type { PaymentData, ProductsResponse } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import { positionOf } from '../listings/listings.service';
@@ -24,6 +25,7 @@ export { adjustBalance, adjustFromBody } from './adjust';
 export { bankReference, getBankDetails, recordBankTransfer } from './bank';
 export { listTransactions, transactionsCsv } from './transactions';
 export { listProducts, updateProduct } from './products';
+export { dailyFlows } from './stats';
 
 export const balanceOf = (ctx: AppContext, userId: number) => ledgerBalance(ctx.db, userId);
 

@@ -5,6 +5,7 @@ import { ADDITIONAL_LOCATION_DAYS } from '#shared/constants.ts';
 import type { ProductCode, UpdateProductBody } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
+import { writeAudit } from '../../db/audit';
 import { products } from '../../db/schema';
 
 export type ProductRow = typeof products.$inferSelect;
@@ -42,18 +43,37 @@ export async function productByCode(ctx: AppContext, code: ProductCode, db: Db |
   return found;
 }
 
-export async function updateProduct(ctx: AppContext, body: UpdateProductBody): Promise<ProductRow[]> {
+/** Admin: a new price (and duration, availability). The change and its audit line commit together. */
+export async function updateProduct(
+  ctx: AppContext,
+  body: UpdateProductBody,
+  actor: { id: number } | null = null,
+): Promise<ProductRow[]> {
   await ensureDefaults(ctx, ctx.db);
-  await ctx.db
-    .update(products)
-    .set({
-      price: body.price,
-      ...(body.active === undefined ? {} : { active: body.active }),
-      ...(body.duration_days === undefined || body.code !== 'additional_location'
-        ? {}
-        : { durationDays: body.duration_days }),
-    })
-    .where(eq(products.code, body.code));
+  await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(products).where(eq(products.code, body.code)).for('update');
+    const [after] = await tx
+      .update(products)
+      .set({
+        price: body.price,
+        ...(body.active === undefined ? {} : { active: body.active }),
+        ...(body.duration_days === undefined || body.code !== 'additional_location'
+          ? {}
+          : { durationDays: body.duration_days }),
+      })
+      .where(eq(products.code, body.code))
+      .returning();
+    if (before && after)
+      await writeAudit(tx, {
+        actorId: actor?.id ?? null,
+        action: 'money.product',
+        targetUserId: null,
+        data: { code: body.code },
+        before: presentProduct(before),
+        after: presentProduct(after),
+        at: ctx.now(),
+      });
+  });
   return listProducts(ctx);
 }
 

@@ -85,8 +85,8 @@ export const sandboxAcquirerRoutes: FastifyPluginAsync<{ ctx: AppContext; root: 
     const amount = format.format(charge.amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
     const open = charge.status === 'requires_action';
     const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>${t('sandbox.challengeTitle')}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#222}
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${t('sandbox.challengeTitle')}</title>
+<style nonce="${reply.cspNonce.style}">body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#222}
 .badge{display:inline-block;background:#b45309;color:#fff;padding:.2rem .5rem;border-radius:.3rem;font-size:.8rem}
 button{font-size:1rem;padding:.7rem 1.2rem;margin:.3rem .3rem 0 0;border-radius:.4rem;border:1px solid #888;cursor:pointer}
 button[value=approve]{background:#166534;color:#fff;border-color:#166534}</style></head><body>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Run, Timer } from '#shared/schemas/auto-topup.ts';
 import { confirm } from '#client/lib/dialogs.ts';
+import { NoticesPanel } from '#client/features/notices/notices-panel.tsx';
 import {
   useAutoTopup,
   useAutoTopupForecast,
@@ -28,6 +29,7 @@ export function AutoTopupPage() {
         <h1>{t('autoTopup.title')}</h1>
         {data.data && <p className="lead">{t('autoTopup.lead', { price: format(data.data.price) })}</p>}
       </header>
+      <NoticesPanel userId={userId} />
       {!data.data ? <QueryState query={data} /> : <AutoTopupBody data={data.data} userId={userId} />}
     </section>
   );

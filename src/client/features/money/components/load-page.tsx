@@ -3,6 +3,7 @@
 // anyone's to read the reference; only the owner pays from here.
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
+import type { LoadMethod } from '#shared/schemas/money.ts';
 import { useCurrentUser } from '#client/features/app/api.ts';
 import { isOpen, usePayment, usePaymentData } from '../api';
 import { BankTransfer } from './bank-transfer';
@@ -27,7 +28,8 @@ export function LoadPage() {
         <p className="lead">{t('load.lead')}</p>
       </header>
       {paymentId && <PaymentOutcome paymentId={paymentId} />}
-      {isOpen(following.data) ? null : user && !own ? (
+      {/* Back from a payment: the form opens on the method just used, once that payment is known. */}
+      {(paymentId && following.isPending) || isOpen(following.data) ? null : user && !own ? (
         <div className="money-card">
           <p className="money-note" role="note">
             {t('load.ofUser', { id: userId })}
@@ -35,13 +37,13 @@ export function LoadPage() {
           <BankTransfer userId={userId} />
         </div>
       ) : (
-        <OwnLoad userId={userId} />
+        <OwnLoad userId={userId} initial={following.data?.payment?.method ?? 'bank'} />
       )}
     </section>
   );
 }
 
-function OwnLoad({ userId }: { userId: number }) {
+function OwnLoad({ userId, initial }: { userId: number; initial: LoadMethod }) {
   const { t } = useTranslation('money');
   const data = usePaymentData();
   if (!data.data) return <QueryState query={data} />;
@@ -69,7 +71,7 @@ function OwnLoad({ userId }: { userId: number }) {
           {t('load.cartNote', { count: cart.items.length })} <Link to="/checkout/cart">{t('links.cart')}</Link>
         </p>
       )}
-      <LoadMethods data={data.data} userId={userId} initial="bank" returnPath={`/edit/load/${userId}`} />
+      <LoadMethods data={data.data} userId={userId} initial={initial} returnPath={`/edit/load/${userId}`} />
     </>
   );
 }

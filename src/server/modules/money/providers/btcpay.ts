@@ -2,6 +2,7 @@
 //   POST /api/v1/stores/{storeId}/invoices                       create an invoice (amount as a decimal string)
 //   GET  /api/v1/stores/{storeId}/invoices?orderId=...           find ours by order id (a retried start)
 //   GET  /api/v1/stores/{storeId}/invoices/{invoiceId}           its status: New, Processing, Settled, Expired, Invalid
+//                                                               (additionalStatus PaidLate: paid after expiry)
 //   GET  /api/v1/stores/{storeId}/invoices/{invoiceId}/payment-methods   address (destination) and amount due
 // Webhooks carry `BTCPay-Sig: sha256=<HMAC-SHA256 hex of the raw body with the webhook secret>`; a redelivery
 // has a new deliveryId and the first one in originalDeliveryId. The event is only a hint: the invoice's
@@ -22,19 +23,23 @@ const EXPIRY_MINUTES = 60;
 interface Invoice {
   id: string;
   status: string;
+  additionalStatus?: string;
   amount: string;
   currency: string;
   checkoutLink?: string | null;
   expirationTime?: number;
   metadata?: { orderId?: string };
 }
+/** One entry of /payment-methods: `paymentMethod` and `cryptoCode` in 1.x, `paymentMethodId` and `currency` in 2.x. */
 interface PaymentMethod {
   paymentMethodId?: string;
   paymentMethod?: string;
   currency?: string;
+  cryptoCode?: string;
   destination?: string;
   amount?: string;
   due?: string;
+  payments?: Array<{ id?: string; value?: string; status?: string }>;
 }
 
 export function minorDigits(currency: string): number {
@@ -66,16 +71,24 @@ export function btcpay(env: Env): PaymentProvider {
   }
 
   async function state(invoice: Invoice): Promise<ProviderState> {
+    const methods = await call<PaymentMethod[]>('GET', `/invoices/${encodeURIComponent(invoice.id)}/payment-methods`);
+    const btc = methods.find((m) => (m.paymentMethodId ?? m.paymentMethod ?? '').startsWith('BTC')) ?? methods[0];
+    // Money received after the invoice expired is still the advertiser's (as with the sandbox): credited once
+    // every payment to it has confirmed (BTCPay leaves such an invoice Expired with PaidLate).
+    const payments = methods.flatMap((m) => m.payments ?? []);
+    const paidLate =
+      invoice.status === 'Expired' &&
+      invoice.additionalStatus === 'PaidLate' &&
+      payments.length > 0 &&
+      payments.every((p) => p.status === 'Settled');
     const status: ProviderState['status'] =
-      invoice.status === 'Settled'
+      invoice.status === 'Settled' || paidLate
         ? 'succeeded'
         : invoice.status === 'Expired'
           ? 'expired'
           : invoice.status === 'Invalid'
             ? 'failed'
             : 'pending';
-    const methods = await call<PaymentMethod[]>('GET', `/invoices/${encodeURIComponent(invoice.id)}/payment-methods`);
-    const btc = methods.find((m) => (m.paymentMethodId ?? m.paymentMethod ?? '').startsWith('BTC')) ?? methods[0];
     return {
       status,
       ref: invoice.id,
@@ -84,7 +97,7 @@ export function btcpay(env: Env): PaymentProvider {
       invoice: {
         address: btc?.destination ?? '',
         crypto_amount: btc?.due ?? btc?.amount ?? '',
-        crypto_currency: btc?.currency ?? 'BTC',
+        crypto_currency: btc?.currency ?? btc?.cryptoCode ?? 'BTC',
         checkout_url: invoice.checkoutLink ?? null,
         expires_at: new Date((invoice.expirationTime ?? 0) * 1000).toISOString(),
       },

@@ -1,0 +1,27 @@
+// The real server as a child process, for the tests that kill it and start it again (money crash
+// recovery): the app and the background worker with main.ts's task list, on DATA_DIR or DATABASE_URL from
+// the environment. Unlike main.ts it imports no places, seeds nothing and serves no built web client (the
+// API tests run before the client is built). Prints `listening <port>` once it accepts connections.
+import { buildApp } from '../app';
+import { openRuntime } from '../bootstrap';
+import { loadEnv } from '../env';
+import { startWorker } from '../lib/jobs';
+import { jobHandlers, periodicTasks } from '../tasks';
+
+const env = loadEnv();
+const runtime = await openRuntime(env);
+const app = await buildApp(runtime.ctx);
+const stopWorker = startWorker(runtime.ctx, {
+  handlers: jobHandlers,
+  tasks: periodicTasks,
+  log: (msg, err) => console.error(msg, err),
+});
+process.once('SIGTERM', () => {
+  stopWorker();
+  void app
+    .close()
+    .then(() => runtime.close())
+    .then(() => process.exit(0));
+});
+await app.listen({ port: env.PORT, host: '127.0.0.1' });
+console.log(`listening ${(app.server.address() as { port: number }).port}`);
