@@ -85,6 +85,9 @@ export const accounts = pgTable(
   (t) => [
     uniqueIndex('accounts_email_lower').on(sql`lower(${t.email})`),
     uniqueIndex('accounts_username_lower').on(sql`lower(${t.username})`),
+    // Admin search (any part of an address or login, no minimum length).
+    index('accounts_email_trgm').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
+    index('accounts_username_trgm').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
   ],
 );
 
@@ -207,6 +210,8 @@ export const profiles = pgTable(
   (t) => [
     uniqueIndex('profiles_screen_name_lower').on(sql`lower(${t.screenName})`),
     index('profiles_search_trgm').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // Admin search by phone, typed with or without spaces.
+    index('profiles_phone_trgm').using('gin', sql`replace(${t.phone}, ' ', '') gin_trgm_ops`),
   ],
 );
 
@@ -630,8 +635,16 @@ export const feedback = pgTable(
       .default('open'),
     reporterHash: text('reporter_hash'),
     createdAt: createdAt(),
+    // The admin's resolution (docs/decisions/0502): what was done about it and why.
+    resolvedAt: ts('resolved_at'),
+    resolvedBy: integer('resolved_by'),
+    resolutionAction: text('resolution_action', { enum: ['none', 'hide', 'flag', 'warn'] }),
+    resolutionNote: text('resolution_note'),
   },
-  (t) => [index('feedback_queue').on(t.status, t.priority.desc(), t.createdAt)],
+  (t) => [
+    index('feedback_queue').on(t.status, t.priority.desc(), t.createdAt),
+    index('feedback_profile').on(t.profileId, t.status),
+  ],
 );
 
 export const notices = pgTable(
@@ -653,17 +666,69 @@ export const notices = pgTable(
   (t) => [index('notices_user').on(t.userId, t.createdAt)],
 );
 
+// Append-only (a trigger refuses UPDATE and DELETE, docs/decisions/0500). The actor is a plain id, not a
+// foreign key: the line stays true after the admin's account is gone.
 export const auditLog = pgTable(
   'audit_log',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    actorId: integer('actor_id').references(() => accounts.id, { onDelete: 'set null' }),
+    actorId: integer('actor_id'),
     action: text('action').notNull(),
     targetUserId: integer('target_user_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    // The state the action changed, as it was and as it became (null where nothing had a state).
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_target').on(t.targetUserId, t.createdAt)],
+  (t) => [
+    index('audit_log_target').on(t.targetUserId, t.createdAt),
+    index('audit_log_created').on(t.createdAt.desc(), t.id.desc()),
+    index('audit_log_action').on(t.action, t.createdAt.desc()),
+    index('audit_log_actor').on(t.actorId, t.createdAt.desc()),
+  ],
+);
+
+// Pictures of two different accounts whose perceptual hashes are near (possible stolen photo or
+// impersonation), found by the duplicate scan (admin module) and reviewed by an admin.
+export const duplicateMatches = pgTable(
+  'duplicate_matches',
+  {
+    id: serial('id').primaryKey(),
+    // The newer picture and the older one it resembles.
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    otherMediaId: integer('other_media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    otherUserId: integer('other_user_id').notNull(),
+    distance: smallint('distance').notNull(),
+    status: text('status', { enum: ['open', 'dismissed'] })
+      .notNull()
+      .default('open'),
+    decidedBy: integer('decided_by'),
+    decidedAt: ts('decided_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('duplicate_matches_pair').on(t.mediaId, t.otherMediaId),
+    index('duplicate_matches_queue').on(t.status, t.createdAt),
+    index('duplicate_matches_other').on(t.otherMediaId),
+  ],
+);
+
+// Daily values of counts that have no history of their own (listed profiles, pending videos, active
+// timers), written by a periodic task so the admin overview can chart them.
+export const metricSnapshots = pgTable(
+  'metric_snapshots',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    metric: text('metric').notNull(),
+    value: bigint('value', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.metric, t.day] })],
 );
 
 export const profileStatsDaily = pgTable(

@@ -1,0 +1,176 @@
+// Products and prices, bank transfers recorded by reference, and balance adjustments with a reason:
+// the money module's admin calls (each through its ledger service, each in the audit log).
+import { useMemo, useState } from 'react';
+import { z } from 'zod';
+import { useTranslation } from 'react-i18next';
+import { AdjustBalanceBody, RecordBankTransferBody, UpdateProductBody, type Product } from '#shared/schemas/money.ts';
+import { CheckboxField, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { InlineSpinner } from '#client/components/spinner.tsx';
+import { useProducts } from '#client/features/money/api.ts';
+import { formatMinor, parseMajorInput, toMajorInput } from '#client/features/money/format.ts';
+import { useAdjustBalance, useRecordBankTransfer, useUpdateProduct } from '../api';
+import { AdminFrame } from '../parts';
+
+/** "12,50" -> 1250; "-3" -> -300 (adjustments are signed); NaN when it is no amount (the schema says so). */
+const amountOf = (currency: string) => (v: unknown) => {
+  if (typeof v === 'number') return v;
+  const text = String(v ?? '').trim();
+  const negative = text.startsWith('-');
+  const minor = parseMajorInput(negative ? text.slice(1) : text, currency);
+  return minor === null ? Number.NaN : negative ? -minor : minor;
+};
+
+export function MoneyPage() {
+  const { t } = useTranslation('admin');
+  const { data } = useProducts();
+  return (
+    <AdminFrame title={t('money.title')} lead={t('money.lead')}>
+      {!data ? (
+        <InlineSpinner label={t('loading')} />
+      ) : (
+        <div className="admin-money">
+          <section className="admin-card">
+            <h2 className="admin-card__title">{t('money.products')}</h2>
+            {data.data.map((p) => (
+              <ProductForm key={`${p.code}-${p.price}-${p.active}`} product={p} currency={data.currency} />
+            ))}
+          </section>
+          <BankForm currency={data.currency} />
+          <AdjustForm currency={data.currency} />
+        </div>
+      )}
+    </AdminFrame>
+  );
+}
+
+function ProductForm({ product, currency }: { product: Product; currency: string }) {
+  const { t, i18n } = useTranslation('admin');
+  const update = useUpdateProduct();
+  // The shared rule, with the price typed in major units ("5,00") read as minor units first.
+  const schema = useMemo(
+    () => UpdateProductBody.extend({ price: z.preprocess(amountOf(currency), UpdateProductBody.shape.price) }),
+    [currency],
+  );
+  const form = useSchemaForm(schema, {
+    defaultValues: {
+      code: product.code,
+      price: toMajorInput(product.price, currency, i18n.language),
+      active: product.active,
+      ...(product.duration_days ? { duration_days: product.duration_days } : {}),
+    },
+    labels: { price: t('money.price', { currency }), active: t('money.active'), duration_days: t('money.days') },
+  });
+  return (
+    <Form form={form} className="admin-inline-form admin-product" onSubmit={(body) => update.mutateAsync(body)}>
+      <h3 className="admin-product__name">
+        {t(`money.productNames.${product.code}`)}{' '}
+        <span className="muted small">{formatMinor(product.price, currency, i18n.language)}</span>
+      </h3>
+      <TextField form={form} name="price" inputMode="decimal" />
+      {product.duration_days !== null && (
+        <TextField form={form} name="duration_days" inputMode="numeric" registerOptions={{ valueAsNumber: true }} />
+      )}
+      <CheckboxField form={form} name="active">
+        {t('money.active')}
+      </CheckboxField>
+      <SubmitButton form={form}>{t('money.save')}</SubmitButton>
+    </Form>
+  );
+}
+
+function BankForm({ currency }: { currency: string }) {
+  const { t, i18n } = useTranslation('admin');
+  const record = useRecordBankTransfer();
+  const [done, setDone] = useState<string | null>(null);
+  const schema = useMemo(
+    () =>
+      RecordBankTransferBody.extend({ amount: z.preprocess(amountOf(currency), RecordBankTransferBody.shape.amount) }),
+    [currency],
+  );
+  const form = useSchemaForm(schema, {
+    defaultValues: { reference: '', amount: '', bank_transaction_id: '' },
+    labels: {
+      reference: t('money.reference'),
+      amount: t('money.amount', { currency }),
+      bank_transaction_id: t('money.bankTransactionId'),
+    },
+  });
+  return (
+    <section className="admin-card">
+      <h2 className="admin-card__title">{t('money.bank')}</h2>
+      <p className="muted small">{t('money.bankLead')}</p>
+      <Form
+        form={form}
+        className="admin-stack-form"
+        onSubmit={async (body) => {
+          const result = await record.mutateAsync(body);
+          setDone(
+            t(result.duplicate ? 'money.duplicate' : 'money.credited', {
+              user: result.user_id,
+              balance: formatMinor(result.balance, currency, i18n.language),
+            }),
+          );
+          form.reset();
+        }}
+      >
+        <TextField form={form} name="reference" placeholder="DIR00001234" autoCapitalize="characters" />
+        <TextField form={form} name="amount" inputMode="decimal" />
+        <TextField form={form} name="bank_transaction_id" />
+        <SubmitButton form={form}>{t('money.record')}</SubmitButton>
+      </Form>
+      {done && (
+        <p className="admin__done" role="status">
+          {done}
+        </p>
+      )}
+    </section>
+  );
+}
+
+const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+
+function AdjustForm({ currency }: { currency: string }) {
+  const { t, i18n } = useTranslation('admin');
+  const adjust = useAdjustBalance();
+  const [done, setDone] = useState<string | null>(null);
+  const blank = () => ({
+    user_id: '' as unknown as number,
+    amount: '' as unknown as number,
+    reason: '',
+    idempotency_key: newKey(),
+  });
+  const form = useSchemaForm(AdjustBalanceBody, {
+    defaultValues: blank(),
+    labels: { user_id: t('money.userId'), amount: t('money.signedAmount', { currency }), reason: t('money.reason') },
+  });
+  return (
+    <section className="admin-card">
+      <h2 className="admin-card__title">{t('money.adjust')}</h2>
+      <p className="muted small">{t('money.adjustLead')}</p>
+      <Form
+        form={form}
+        className="admin-stack-form"
+        onSubmit={async (body) => {
+          const result = await adjust.mutateAsync(body);
+          setDone(
+            t(result.duplicate ? 'money.duplicate' : 'money.adjusted', {
+              user: result.user_id,
+              balance: formatMinor(result.balance, currency, i18n.language),
+            }),
+          );
+          form.reset(blank());
+        }}
+      >
+        <TextField form={form} name="user_id" inputMode="numeric" registerOptions={{ valueAsNumber: true }} />
+        <TextField form={form} name="amount" inputMode="decimal" />
+        <TextField form={form} name="reason" />
+        <SubmitButton form={form}>{t('money.apply')}</SubmitButton>
+      </Form>
+      {done && (
+        <p className="admin__done" role="status">
+          {done}
+        </p>
+      )}
+    </section>
+  );
+}
