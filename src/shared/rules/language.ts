@@ -18,10 +18,28 @@ export function queryLanguage(search: string): Language | null {
   return isLanguage(lang) ? lang : null;
 }
 
-export function pickLanguage(location: { hostname?: string; search: string }, userLanguage?: string | null): Language {
+/**
+ * @param chosen the language picked with the menu's switcher on this device (docs/decisions/0601): a
+ *   person's explicit choice outranks the host and the account, never an indexed URL's ?lang=.
+ */
+export function pickLanguage(
+  location: { hostname?: string; search: string },
+  userLanguage?: string | null,
+  chosen?: string | null,
+): Language {
   return (
     queryLanguage(location.search) ??
+    (isLanguage(chosen) ? chosen : null) ??
     hostLanguage(location.hostname) ??
     (isLanguage(userLanguage) ? userLanguage : 'en')
   );
+}
+
+/**
+ * The language whose texts and formats a page shows. Portuguese has no catalogue yet, so a Portuguese
+ * page reads the Spanish texts and formats (never Spanish words beside Portuguese dates). The URL and the
+ * hreflang alternates keep `pt`.
+ */
+export function textLanguage(language: string): string {
+  return language === 'pt' ? 'es' : language;
 }

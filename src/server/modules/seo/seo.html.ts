@@ -3,15 +3,38 @@ import { renderToString } from 'react-dom/server';
 import type { Language } from '#shared/constants.ts';
 import type { Profile } from '#shared/schemas/directory.ts';
 import { ProfileView } from '#shared/views/profile-view.tsx';
+import { matchRoute } from '#shared/routes.ts';
+import { textLanguage } from '#shared/rules/language.ts';
 import { translator } from '../../lib/i18n';
-import { renderHead, type PageMeta } from './seo.service';
+import { escapeHtml, renderHead, type LanguageUrls, type PageMeta } from './seo.service';
 
-/** Puts the page's head tags and first HTML into the SPA's index.html. */
-export function injectPage(indexHtml: string, meta: PageMeta, base: string, path: string): string {
-  const head = renderHead(meta, base, path.split('#')[0]);
-  let html = /<title>[^<]*<\/title>/.test(indexHtml)
-    ? indexHtml.replace(/<title>[^<]*<\/title>/, head)
-    : indexHtml.replace('</head>', `    ${head}\n  </head>`);
+/**
+ * The SPA's index.html in the page's language: `<html lang>`, the noscript text and either the public
+ * page's head tags and first HTML (meta) or the route's own title, as the shell will title it.
+ */
+export function injectPage(
+  indexHtml: string,
+  meta: PageMeta | null,
+  urls: LanguageUrls,
+  lang: Language,
+  path: string,
+): string {
+  const t = translator(lang, 'common');
+  let html = indexHtml
+    .replace(/<html lang="[^"]*"/, `<html lang="${textLanguage(lang)}"`)
+    .replace(/<noscript>[^<]*<\/noscript>/, () => `<noscript>${escapeHtml(t('pages:seo.noscript'))}</noscript>`);
+  let head: string;
+  if (meta) head = renderHead(meta, urls, path.split('#')[0]);
+  else {
+    const route = matchRoute(path.split(/[?#]/)[0])?.route;
+    const site = t('siteName');
+    const page = route ? t(`titles:${route.title}`) : '';
+    head = `<title>${escapeHtml(page && page !== site ? `${page} | ${site}` : site)}</title>`;
+  }
+  html = /<title>[^<]*<\/title>/.test(html)
+    ? html.replace(/<title>[^<]*<\/title>/, () => head)
+    : html.replace('</head>', () => `    ${head}\n  </head>`);
+  if (!meta) return html;
   // A function replacement: a "$&" or "$1" in a profile's text must stay text.
   html = html.replace(/<div id="root"><\/div>/, () => `<div id="root"><div id="ssr">${meta.body}</div></div>`);
   return html;

@@ -2,18 +2,44 @@
 // before the SPA takes over.
 import { coercedId } from '#shared/api/fields.ts';
 import { ProfileName } from '#shared/schemas/directory.ts';
-import { CATEGORIES, LANGUAGES, SLUG_PATTERN, type Category } from '#shared/constants.ts';
+import { HELP_FAQ } from '#shared/schemas/help.ts';
+import { CATEGORIES, LANGUAGES, SLUG_PATTERN, type Category, type Language } from '#shared/constants.ts';
+import { hostLanguage } from '#shared/rules/language.ts';
 import { matchRoute } from '#shared/routes.ts';
+import { intlLocale } from '#shared/views/format.ts';
 import type { AppContext } from '../../context';
 import { AppError, notFound } from '../../lib/errors';
+import { translator } from '../../lib/i18n';
 import * as directory from '../directory/directory.service';
+import { feed } from '../directory/feed.service';
 import * as repo from './seo.repo';
 
 export const SITEMAP_CHUNK = 10_000;
 
 export function baseUrl(ctx: AppContext, host?: string) {
   if (ctx.env.PUBLIC_URL) return ctx.env.PUBLIC_URL.replace(/\/$/, '');
-  return `http://${host ?? `localhost:${ctx.env.PORT}`}`;
+  return `http://${trustedHost(ctx, host)}`;
+}
+
+const LOCAL_HOST = /^(localhost|[a-z0-9-]+\.localhost|127\.0\.0\.1|\[::1\])$/;
+const HOST_SYNTAX = /^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
+
+/**
+ * The request's Host when the site answers to that name (PUBLIC_URL's, SITE_HOSTS, localhost, each also
+ * with `de.` in front, the German host of decision 0600), else the configured one: a Host header the
+ * client made up never reaches a link, a sitemap or robots.txt (issue 8, item 10).
+ */
+export function trustedHost(ctx: AppContext, host: string | undefined): string {
+  const configured = ctx.env.PUBLIC_URL ? new URL(ctx.env.PUBLIC_URL).host : `localhost:${ctx.env.PORT}`;
+  const value = (host ?? '').toLowerCase();
+  if (!HOST_SYNTAX.test(value)) return configured;
+  const name = value.replace(/:\d+$/, '');
+  const bare = name.startsWith('de.') ? name.slice(3) : name;
+  const names = [
+    ...(ctx.env.PUBLIC_URL ? [new URL(ctx.env.PUBLIC_URL).hostname] : []),
+    ...(ctx.env.SITE_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()),
+  ].filter(Boolean);
+  return LOCAL_HOST.test(bare) || names.includes(bare) || names.includes(name) ? value : configured;
 }
 
 const escapeXml = (s: string) =>
@@ -88,22 +114,49 @@ export interface PageMeta {
   status: number;
 }
 
-function alternates(base: string, path: string) {
-  // Language is chosen by host (de.) or ?lang=; each language version of a page is linked.
-  const links = LANGUAGES.map(
-    (l) =>
-      `<link rel="alternate" hreflang="${l}" href="${escapeXml(base + path + (l === 'en' ? '' : `${path.includes('?') ? '&' : '?'}lang=${l}`))}">`,
-  );
-  links.push(`<link rel="alternate" hreflang="x-default" href="${escapeXml(base + path)}">`);
-  return links.join('\n    ');
+/** Where each language version of a path lives, plus x-default (docs/decisions/0600). */
+export type LanguageUrls = Record<Language | 'x-default', string>;
+
+/**
+ * The address of every language version of `path` seen from a request on `host`. English (and x-default)
+ * lives on the neutral host: PUBLIC_URL, or the request's host without its `de.`; German on the German
+ * host when the request came through one; the others are `?lang=` on the neutral host. A German host
+ * with no neutral twin (example.de without PUBLIC_URL) names every other language by `?lang=`,
+ * English included, because its bare address is German.
+ */
+export function languageUrls(ctx: AppContext, host: string | undefined, path: string): LanguageUrls {
+  const clean = path.split(/[?#]/)[0].replace(/\/+$/, '') || '/';
+  const publicUrl = ctx.env.PUBLIC_URL?.replace(/\/$/, '');
+  const proto = publicUrl ? new URL(publicUrl).protocol : 'http:';
+  const requestHost = trustedHost(ctx, host);
+  const germanHost = hostLanguage(requestHost) === 'de';
+  let neutral: string | null = null;
+  if (publicUrl && hostLanguage(new URL(publicUrl).host) !== 'de') neutral = publicUrl;
+  else if (!germanHost) neutral = `${proto}//${requestHost}`;
+  else if (requestHost.startsWith('de.')) neutral = `${proto}//${requestHost.slice(3)}`;
+  const german = germanHost ? `${proto}//${requestHost}` : null;
+  const urls = {} as LanguageUrls;
+  for (const lang of LANGUAGES) {
+    if (lang === 'de' && german) urls.de = german + clean;
+    else if (neutral) urls[lang] = neutral + clean + (lang === 'en' ? '' : `?lang=${lang}`);
+    else urls[lang] = `${german}${clean}?lang=${lang}`;
+  }
+  urls['x-default'] = urls.en;
+  return urls;
 }
 
-export function renderHead(meta: PageMeta, base: string, path: string) {
+function alternates(urls: LanguageUrls) {
+  return (Object.entries(urls) as Array<[string, string]>)
+    .map(([lang, href]) => `<link rel="alternate" hreflang="${lang}" href="${escapeXml(href)}">`)
+    .join('\n    ');
+}
+
+export function renderHead(meta: PageMeta, urls: LanguageUrls, path: string) {
   const tags = [
     `<title>${escapeHtml(meta.title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}">`,
     `<link rel="canonical" href="${escapeXml(meta.canonical)}">`,
-    alternates(base, path),
+    alternates(urls),
     `<meta property="og:type" content="${path.startsWith('/profile/') ? 'profile' : 'website'}">`,
     `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
     `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
@@ -113,32 +166,86 @@ export function renderHead(meta: PageMeta, base: string, path: string) {
   return tags.join('\n    ');
 }
 
-const SITE_STATEMENT =
-  'Independent adult companions advertise here. Only adults, for time and companionship; the site arranges no bookings.';
+/** A country's name in the page's language (Intl, as the SPA shows it), else the stored English one. */
+export function countryLabel(code: string, fallback: string, lang: Language): string {
+  try {
+    return new Intl.DisplayNames([intlLocale(lang)], { type: 'region' }).of(code.toUpperCase()) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function withPath(url: string, path: string) {
+  const u = new URL(url);
+  u.pathname = path;
+  return u.toString();
+}
 
 /** Meta and first HTML of a public page, or null when the path is not one search engines should read. */
 export async function pageMeta(
   ctx: AppContext,
   path: string,
-  base: string,
+  urls: LanguageUrls,
+  lang: Language,
   renderProfile: (profile: Awaited<ReturnType<typeof directory.getProfile>>) => string,
 ): Promise<PageMeta | null> {
   const clean = path.split('?')[0].replace(/\/+$/, '') || '/';
   const match = matchRoute(clean);
-  if (!match) return null;
+  const t = translator(lang, 'pages');
+  const statement = t('seo.statement');
+  // The canonical address of a page is its own language version (docs/decisions/0600).
+  const canonical = urls[lang];
+  const notFoundPage: PageMeta = {
+    title: t('titles:notFound'),
+    description: statement,
+    canonical,
+    status: 404,
+    body: '',
+  };
+  // A path no route knows, and the not-found screen itself, answer 404 so that search engines drop them.
+  if (!match || match.route.name === 'page-not-found') return notFoundPage;
   const { route, params } = match;
+  const simple = (title: string, description: string, body = ''): PageMeta => ({
+    title,
+    description,
+    canonical,
+    status: 200,
+    body: `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(description)}</p>${body}`,
+  });
   try {
-    if (route.name === 'home') {
+    if (route.name === 'home' || route.name === 'countries') {
       const { data } = await directory.listCountries(ctx);
+      const list = `<ul>${data
+        .map(
+          (c) =>
+            `<li><a href="/escorts/${c.slug}">${escapeHtml(countryLabel(c.code, c.name, lang))}</a> (${escapeHtml(
+              t('directory:countries.count', { count: c.count }),
+            )})</li>`,
+        )
+        .join('')}</ul>`;
+      if (route.name === 'countries') return simple(t('titles:countries'), t('directory:countries.lead'), list);
       return {
-        title: 'Escort directory: verified independent companions worldwide',
-        description: SITE_STATEMENT,
-        canonical: `${base}/`,
+        title: t('seo.homeTitle'),
+        description: statement,
+        canonical,
         status: 200,
-        body: `<h1>Escort directory</h1><p>${escapeHtml(SITE_STATEMENT)}</p><ul>${data
-          .map((c) => `<li><a href="/escorts/${c.slug}">${escapeHtml(c.name)} (${c.count})</a></li>`)
-          .join('')}</ul>`,
+        body: `<h1>${escapeHtml(t('seo.homeHeading'))}</h1><p>${escapeHtml(statement)}</p>${list}`,
       };
+    }
+    if (route.name === 'what-you-get') return simple(t('money:whatYouGet.title'), t('money:whatYouGet.lead'));
+    if (route.name === 'shop') return simple(t('money:shop.title'), t('money:shop.lead'));
+    if (route.name === 'help') {
+      const faq = HELP_FAQ.map(
+        (k) => `<h3>${escapeHtml(t(`help.faq.${k}.q`))}</h3><p>${escapeHtml(t(`help.faq.${k}.a`))}</p>`,
+      ).join('');
+      return simple(t('help.title'), t('help.lead'), `<h2>${escapeHtml(t('help.faqTitle'))}</h2>${faq}`);
+    }
+    if (route.name === 'feed') {
+      const { data } = await feed(ctx, 'profiles', 1);
+      const list = data
+        .map((e) => `<li><a href="/profile/${e.profile.id}">${escapeHtml(e.profile.name)}</a></li>`)
+        .join('');
+      return simple(t('feed.title'), t('feed.lead'), `<h2>${escapeHtml(t('feed.profiles'))}</h2><ul>${list}</ul>`);
     }
     if (route.name === 'profile' || route.name === 'profile-by-name') {
       // The API's own path rules: an id beyond the database's range or a name with a NUL names nobody.
@@ -150,12 +257,14 @@ export async function pageMeta(
         null,
         { countView: false },
       );
-      const where = profile.city ? ` in ${profile.city.name}` : '';
+      const named = profile.city
+        ? t('seo.profileIn', { name: profile.screen_name, city: profile.city.name })
+        : profile.screen_name;
       return {
-        title: `${profile.screen_name}${where}${profile.heading ? ` - ${profile.heading}` : ''}`,
+        title: `${named}${profile.heading ? ` - ${profile.heading}` : ''}`,
         description: (profile.about ?? profile.heading ?? '').replace(/\s+/g, ' ').slice(0, 160),
-        canonical: `${base}/profile/${profile.user_id}`,
-        image: profile.avatar ? base + profile.avatar.src : undefined,
+        canonical: withPath(urls[lang], `/profile/${profile.user_id}`),
+        image: profile.avatar ? new URL(urls['x-default']).origin + profile.avatar.src : undefined,
         status: 200,
         body: renderProfile(profile),
       };
@@ -169,13 +278,22 @@ export async function pageMeta(
         directory.getNavigation(ctx, filter),
         directory.getDirectory(ctx, filter, 1),
       ]);
+      const countryName = countryLabel(nav.country.code, nav.country.name, lang);
+      const title = t('directory:list.heading', {
+        category: t(`titles:${category}`),
+        location: nav.place ? `${nav.place.name}, ${countryName}` : countryName,
+      });
+      const origin = new URL(urls['x-default']).origin;
       return {
-        title: nav.title,
-        description: `${nav.counts[category] ?? page.total} profiles. ${SITE_STATEMENT}`,
-        canonical: `${base}${clean}`,
-        image: page.data[0]?.avatar ? base + page.data[0].avatar.src : undefined,
+        title,
+        description: t('seo.directoryDescription', {
+          count: nav.counts[category] ?? page.total,
+          statement,
+        }),
+        canonical,
+        image: page.data[0]?.avatar ? origin + page.data[0].avatar.src : undefined,
         status: 200,
-        body: `<h1>${escapeHtml(nav.title)}</h1><ul>${page.data
+        body: `<h1>${escapeHtml(title)}</h1><ul>${page.data
           .map(
             (i) =>
               `<li><a href="/profile/${i.id}">${escapeHtml(i.name)}</a>${i.heading ? ` - ${escapeHtml(i.heading)}` : ''}${
@@ -186,15 +304,7 @@ export async function pageMeta(
       };
     }
   } catch (err) {
-    if (err instanceof AppError && err.statusCode === 404) {
-      return {
-        title: 'Page not found',
-        description: SITE_STATEMENT,
-        canonical: `${base}${clean}`,
-        status: 404,
-        body: '',
-      };
-    }
+    if (err instanceof AppError && err.statusCode === 404) return notFoundPage;
     throw err;
   }
   return null;

@@ -19,7 +19,7 @@ beforeAll(async () => {
   fs.mkdirSync(clientDir);
   fs.writeFileSync(
     path.join(clientDir, 'index.html'),
-    '<!doctype html><html><head><title>Directory</title></head><body><div id="root"></div></body></html>',
+    '<!doctype html><html lang="en"><head><title>Directory</title></head><body><div id="root"></div><noscript>This site needs JavaScript.</noscript></body></html>',
   );
   app = await buildApp(t.ctx, { serveClient: true, clientDir });
   const anna = await createAdvertiser(t.ctx, { screenName: 'Anna <Rose>', heading: 'Warm & witty', city: BERLIN });
@@ -69,6 +69,17 @@ describe('pages search engines read', () => {
     expect(other.body).toContain('<div id="root"></div>');
   });
 
+  it('answers 404 with the SPA for a path no route knows and for the not-found screen itself', async () => {
+    for (const url of ['/no/such/path', '/page-not-found', '/profile/2147483648', '/@nobody-by-this-name']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toContain('text/html');
+      expect(res.body, url).toContain('<title>Page not found</title>');
+      expect(res.body, url).toContain('<div id="root">');
+    }
+    expect((await app.inject({ method: 'GET', url: '/all/germany' })).statusCode).toBe(301);
+  });
+
   it('redirects the old /all/ paths to /escorts/', async () => {
     const res = await app.inject({ method: 'GET', url: '/all/germany/berlin' });
     expect(res.statusCode).toBe(301);
@@ -93,6 +104,122 @@ describe('pages search engines read', () => {
     const dir = await app.inject({ method: 'GET', url: '/sitemap-directory.xml' });
     expect(dir.body).toContain('<loc>https://example.test/escorts/germany/berlin</loc>');
     expect((await app.inject({ method: 'GET', url: '/sitemap-profiles-9.xml' })).statusCode).toBe(404);
+  });
+});
+
+describe('server-rendered pages in the language of the host or ?lang= (issue 13)', () => {
+  const get = (url: string, host?: string) =>
+    app.inject({ method: 'GET', url, headers: host ? { host } : {} }).then((r) => r.body);
+  const tag = (html: string, re: RegExp) => re.exec(html)?.[1];
+  const title = (html: string) => tag(html, /<title>([^<]*)<\/title>/);
+  const lang = (html: string) => tag(html, /<html lang="([^"]*)"/);
+  const alternate = (html: string, l: string) => tag(html, new RegExp(`hreflang="${l}" href="([^"]*)"`));
+
+  it('a German host gets German lang, title, description and Open Graph texts on directory pages', async () => {
+    const html = await get('/escorts/germany/berlin', 'de.example.test');
+    expect(lang(html)).toBe('de');
+    expect(title(html)).toBe('Escorts in Berlin, Deutschland');
+    expect(html).toContain('<meta property="og:title" content="Escorts in Berlin, Deutschland">');
+    expect(tag(html, /name="description" content="([^"]*)"/)).toMatch(/^1 Profil\. Hier werben/);
+    expect(tag(html, /property="og:description" content="([^"]*)"/)).toMatch(/^1 Profil\./);
+    const es = await get('/female/germany?lang=es');
+    expect(lang(es)).toBe('es');
+    expect(title(es)).toBe('Escorts mujeres en Alemania');
+  });
+
+  it('home, countries, profile and the SPA shell speak German on a de. host and with ?lang=de', async () => {
+    for (const [url, host] of [
+      ['/', 'de.example.test'],
+      ['/?lang=de', undefined],
+    ] as const) {
+      const home = await get(url, host);
+      expect(lang(home), url).toBe('de');
+      expect(title(home), url).toBe('Escort-Verzeichnis: unabhängige erwachsene Begleitpersonen weltweit');
+      expect(home, url).toContain('<a href="/escorts/germany">Deutschland</a>');
+      expect(home, url).toContain('<noscript>Diese Seite braucht JavaScript. Nur für Erwachsene (18+).</noscript>');
+    }
+    const countries = await get('/countries', 'de.example.test');
+    expect(lang(countries)).toBe('de');
+    expect(title(countries)).toBe('Alle Länder');
+    const profile = await get(`/profile/${ids.anna}`, 'de.example.test');
+    expect(lang(profile)).toBe('de');
+    expect(title(profile)).toBe('Anna &lt;Rose&gt; in Berlin - Warm &amp; witty');
+    const shell = await get('/bookmarks', 'de.example.test');
+    expect(lang(shell)).toBe('de');
+    expect(title(shell)).toBe('Merkliste | Companion Directory');
+    const pt = await get('/search?lang=pt');
+    expect(lang(pt)).toBe('es');
+    const en = await get('/countries');
+    expect(lang(en)).toBe('en');
+    expect(title(en)).toBe('All countries');
+  });
+
+  it('/feed, /help, /shop and /what-you-get are server-rendered in the page language', async () => {
+    const feed = await get('/feed', 'de.example.test');
+    expect(title(feed)).toBe('Neuigkeiten');
+    expect(feed).toContain('<h2>Neu verifiziert</h2>');
+    const help = await get('/help?lang=es');
+    expect(lang(help)).toBe('es');
+    expect(title(help)).toBe('Ayuda');
+    expect(help).toContain('<h3>¿Qué es este sitio?</h3>');
+    const helpEn = await get('/help');
+    expect(title(helpEn)).toBe('Get Help');
+    expect(tag(helpEn, /name="description" content="([^"]*)"/)).toMatch(/^Answers to the questions/);
+    expect(title(await get('/shop', 'de.example.test'))).toBe('Shop');
+    expect(lang(await get('/what-you-get', 'de.example.test'))).toBe('de');
+  });
+
+  it('hreflang alternates and canonical: English never on the German host, x-default listed', async () => {
+    // PUBLIC_URL names the neutral host; a request through de.example.test is German there.
+    const de = await get('/escorts/germany', 'de.example.test');
+    expect(alternate(de, 'en')).toBe('https://example.test/escorts/germany');
+    expect(alternate(de, 'x-default')).toBe('https://example.test/escorts/germany');
+    expect(alternate(de, 'de')).toBe('https://de.example.test/escorts/germany');
+    expect(alternate(de, 'es')).toBe('https://example.test/escorts/germany?lang=es');
+    expect(tag(de, /rel="canonical" href="([^"]*)"/)).toBe('https://de.example.test/escorts/germany');
+    // On the neutral host every language is ?lang=, and the query of the request does not leak in.
+    const es = await get('/escorts/germany?lang=es');
+    expect(alternate(es, 'en')).toBe('https://example.test/escorts/germany');
+    expect(alternate(es, 'de')).toBe('https://example.test/escorts/germany?lang=de');
+    expect(alternate(es, 'pt')).toBe('https://example.test/escorts/germany?lang=pt');
+    expect(tag(es, /rel="canonical" href="([^"]*)"/)).toBe('https://example.test/escorts/germany?lang=es');
+  });
+
+  it('never builds a link on a Host header the site does not answer to (issue 8, item 10)', async () => {
+    const forged = await get('/escorts/germany', 'de.evil.example');
+    expect(forged).not.toContain('evil.example');
+    expect(tag(forged, /rel="canonical" href="([^"]*)"/)).toMatch(/^https:\/\/example\.test\/escorts\/germany/);
+    const robots = await app.inject({ method: 'GET', url: '/robots.txt', headers: { host: 'evil.example' } });
+    expect(robots.body).toContain('Sitemap: https://example.test/sitemap.xml');
+    const { baseUrl, trustedHost } = await import('./seo.service');
+    const ctx = { ...t.ctx, env: { ...t.ctx.env, PUBLIC_URL: undefined, SITE_HOSTS: 'site.test' } };
+    const local = `localhost:${t.ctx.env.PORT}`;
+    expect(baseUrl(ctx, 'evil.example')).toBe(`http://${local}`);
+    expect(trustedHost(ctx, 'de.evil.example:3000')).toBe(local);
+    expect(trustedHost(ctx, 'site.test/"><script>')).toBe(local);
+    expect(trustedHost(ctx, 'de.site.test:8080')).toBe('de.site.test:8080');
+    expect(trustedHost(ctx, 'LOCALHOST:5173')).toBe('localhost:5173');
+    expect(trustedHost(ctx, '127.0.0.1:3000')).toBe('127.0.0.1:3000');
+  });
+
+  it('without PUBLIC_URL: de.host strips to its neutral twin, a .de host names English by ?lang=en', async () => {
+    const { languageUrls } = await import('./seo.service');
+    const ctx = { ...t.ctx, env: { ...t.ctx.env, PUBLIC_URL: undefined, SITE_HOSTS: 'site.test, site.de' } };
+    expect(languageUrls(ctx, 'de.site.test:3000', '/countries?lang=de')).toEqual({
+      en: 'http://site.test:3000/countries',
+      de: 'http://de.site.test:3000/countries',
+      es: 'http://site.test:3000/countries?lang=es',
+      pt: 'http://site.test:3000/countries?lang=pt',
+      'x-default': 'http://site.test:3000/countries',
+    });
+    expect(languageUrls(ctx, 'site.de', '/')).toEqual({
+      en: 'http://site.de/?lang=en',
+      de: 'http://site.de/',
+      es: 'http://site.de/?lang=es',
+      pt: 'http://site.de/?lang=pt',
+      'x-default': 'http://site.de/?lang=en',
+    });
+    expect(languageUrls(ctx, 'site.test', '/shop').de).toBe('http://site.test/shop?lang=de');
   });
 });
 

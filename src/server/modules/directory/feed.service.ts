@@ -1,0 +1,52 @@
+// /feed: three paged lists of what is new among listed profiles (DESIGN.md "Other screens").
+import { FEED_PAGE_SIZE, type FeedEntry, type FeedKind, type FeedPage } from '#shared/schemas/feed.ts';
+import type { AppContext } from '../../context';
+import { pictureOf } from '../media/media.service';
+import { presentItem } from './directory.presenter';
+import * as repo from './feed.repo';
+
+const iso = (d: string | Date) => new Date(d).toISOString();
+
+export async function feed(ctx: AppContext, kind: FeedKind, page: number): Promise<FeedPage> {
+  const offset = (page - 1) * FEED_PAGE_SIZE;
+  const limit = FEED_PAGE_SIZE + 1; // one beyond the page says whether there is another
+  let entries: FeedEntry[];
+  if (kind === 'photos') {
+    const rows = await repo.newestPhotos(ctx.db, limit, offset);
+    entries = rows.map((r) => ({
+      key: r.photo_id,
+      profile: presentItem(r, ctx.media),
+      photo: pictureOf(
+        {
+          storageKey: r.photo_key,
+          variants: r.photo_variants ?? {},
+          width: r.photo_width,
+          height: r.photo_height,
+          placeholder: r.photo_placeholder,
+        },
+        (key) => ctx.media.publicUrl(key),
+      ),
+      tour: null,
+      at: iso(r.at),
+    }));
+  } else if (kind === 'tours') {
+    const rows = await repo.newestTours(ctx.db, limit, offset);
+    entries = rows.map((r) => ({
+      key: r.listing_id,
+      profile: presentItem(r, ctx.media),
+      photo: null,
+      tour: { city: r.city, from: r.tour_from, until: r.tour_until },
+      at: iso(r.at),
+    }));
+  } else {
+    const rows = await repo.newestVerified(ctx.db, limit, offset);
+    entries = rows.map((r) => ({
+      key: r.user_id,
+      profile: presentItem(r, ctx.media),
+      photo: null,
+      tour: null,
+      at: iso(r.at),
+    }));
+  }
+  return { kind, data: entries.slice(0, FEED_PAGE_SIZE), page, has_more: entries.length > FEED_PAGE_SIZE };
+}

@@ -1,0 +1,59 @@
+// GET /api/getLanguage/{lang} (spec section 7): every catalogue of a language in one answer, for
+// clients that do not bundle them. The answer names its version (a hash of the texts); asked with
+// ?v=<that version> it is immutable and cached for a year, otherwise it is revalidated by ETag.
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { isLanguage, textLanguage } from '#shared/rules/language.ts';
+import type { AppContext } from '../../context';
+import { notFound } from '../../lib/errors';
+import { readCatalogues } from '../../lib/i18n';
+
+interface Served {
+  body: string;
+  version: string;
+}
+
+let served: Map<string, Served> | undefined;
+
+/** Built once per process: the catalogues change only with a new build. */
+export function languagePayloads(): Map<string, Served> {
+  if (served) return served;
+  const all = readCatalogues();
+  served = new Map();
+  for (const lang of ['en', 'de', 'es', 'pt']) {
+    // Portuguese has no texts of its own: it is served the Spanish ones, and says so.
+    const texts = textLanguage(lang);
+    const resources = all[texts] ?? {};
+    const version = createHash('sha256').update(JSON.stringify(resources)).digest('hex').slice(0, 16);
+    served.set(lang, { version, body: JSON.stringify({ lang, texts, version, resources }) });
+  }
+  return served;
+}
+
+export const languageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app) => {
+  app.get(
+    '/getLanguage/:lang',
+    {
+      schema: {
+        params: z.object({ lang: z.string().max(20) }),
+        querystring: z.object({ v: z.string().max(64).optional() }),
+      },
+    },
+    async (req, reply) => {
+      const { lang } = req.params;
+      const payload = isLanguage(lang) ? languagePayloads().get(lang) : undefined;
+      if (!payload) throw notFound();
+      const etag = `"${payload.version}"`;
+      reply.header('etag', etag);
+      reply.header(
+        'cache-control',
+        req.query.v === payload.version
+          ? 'public, max-age=31536000, immutable'
+          : 'public, max-age=300, must-revalidate',
+      );
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(payload.body);
+    },
+  );
+};
