@@ -12,11 +12,19 @@ const EnvSchema = z
     REDIS_URL: z.string().optional(),
     SMTP_URL: z.string().optional(),
     MAIL_FROM: z.string().default('Directory <no-reply@localhost>'),
-    PUBLIC_URL: z.string().optional(),
+    // The site's address: the base of every absolute link (emails, canonical, og:, sitemap). Required in
+    // production, where a link must never be built on a Host header the client chose (issue 8, item 10).
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Without PUBLIC_URL (development): host names the site answers to besides localhost, comma-separated. */
+    SITE_HOSTS: z.string().optional(),
+    /** Tumblr's share statistics (JSON), asked by the server for the share bar's counter (decision 0805). */
+    TUMBLR_STATS_URL: z.url().default('https://api.tumblr.com/v2/share/stats'),
     SESSION_SECRET: z.string().min(16).optional(),
     FALLBACK_LANDING_URL: z.string().optional(),
     SITE_CURRENCY: z.string().length(3).default('EUR'),
     SEED_PROFILES: z.coerce.number().int().min(0).default(600),
+    /** New accounts one address may register per hour (a shared office or carrier NAT may need more). */
+    REGISTER_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(10),
     // Behind a load balancer: its address(es) or hop count, so request.ip (rate limits) is the client's.
     // Unset, X-Forwarded-For is ignored: a client could otherwise pick its own address.
     TRUST_PROXY: z.string().optional(),
@@ -51,6 +59,12 @@ const EnvSchema = z
     MONEY_FAULT_POINT: z.enum(['after_provider_charge', 'after_webhook_verified']).optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'required in production (e.g. https://example.com)',
+      });
     if (env.CRYPTO_PROVIDER !== 'btcpay') return;
     for (const key of ['BTCPAY_URL', 'BTCPAY_STORE_ID', 'BTCPAY_API_KEY', 'BTCPAY_WEBHOOK_SECRET'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when CRYPTO_PROVIDER=btcpay' });

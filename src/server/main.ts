@@ -5,17 +5,9 @@ import { openRuntime } from './bootstrap';
 import { DatabaseLockedError } from './db/client';
 import { loadEnv } from './env';
 import { startWorker } from './lib/jobs';
-import { purgeDeletedAccounts } from './modules/account/account.purge';
-import { cleanupAuthData } from './modules/auth/auth.service';
-import { removeExpiredListings } from './modules/listings/listings.service';
-import { settleOpenPayments } from './modules/money/money.service';
-import { FAILED_MAIL_JOB, runDueSlots } from './modules/auto-topup/auto-topup.service';
-import { sendFailedMail } from './modules/auto-topup/auto-topup.mail';
-import { refreshSearchWords } from './modules/directory/directory.service';
 import { importGeo } from './modules/geo/geo-import';
-import { mediaJobHandlers } from './modules/media/media.service';
 import { seedDemo } from './modules/seed/seed';
-import { deleteExpiredPhotoIds } from './modules/verification/verification.service';
+import { jobHandlers, periodicTasks } from './tasks';
 
 async function main() {
   const env = loadEnv();
@@ -41,18 +33,8 @@ async function main() {
 
   const app = await buildApp(ctx, { logger: true, serveClient: true });
   const stopWorker = startWorker(ctx, {
-    handlers: { ...mediaJobHandlers, [FAILED_MAIL_JOB]: sendFailedMail },
-    tasks: [
-      { name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) },
-      { name: 'clean up sessions and links', everyMs: 60 * 60 * 1000, run: (c) => cleanupAuthData(c, c.now()) },
-      { name: 'refresh search words', everyMs: 10 * 60 * 1000, run: (c) => refreshSearchWords(c.db) },
-      { name: 'remove expired locations', everyMs: 5 * 60 * 1000, run: (c) => removeExpiredListings(c.db) },
-      { name: 'delete expired photo IDs', everyMs: 60 * 60 * 1000, run: (c) => deleteExpiredPhotoIds(c, c.now()) },
-      // Also 2 s after start: what a crash left between a provider's answer and our ledger is settled.
-      { name: 'settle open payments', everyMs: 60 * 1000, run: (c) => settleOpenPayments(c) },
-      // Each due slot exactly once, on any number of instances (docs/decisions/0402).
-      { name: 'auto-topup slots', everyMs: 60 * 1000, run: (c) => runDueSlots(c) },
-    ],
+    handlers: jobHandlers,
+    tasks: periodicTasks,
     log: (msg, err) => app.log.error({ err }, msg),
   });
 

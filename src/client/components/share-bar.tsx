@@ -15,7 +15,13 @@ import {
 } from '#client/lib/share.ts';
 
 const ICONS: Record<ShareNetwork | 'copy', ReactNode> = {
-  x: <path d="M4 4l16 16M20 4L4 20" strokeWidth="2.4" strokeLinecap="round" />,
+  // The X logo (simple-icons, CC0): a plain cross read as "close" on phones.
+  x: (
+    <path
+      d="M18.9 1.15h3.68l-8.04 9.19L24 22.85h-7.41l-5.8-7.58-6.64 7.58H.47l8.6-9.83L0 1.15h7.59l5.25 6.93zm-1.29 19.5h2.04L6.49 3.24H4.3z"
+      stroke="none"
+    />
+  ),
   whatsapp: (
     <>
       <path d="M5 19l1.2-3.6A7.5 7.5 0 1 1 9 18.3z" fill="none" strokeWidth="2" strokeLinejoin="round" />
@@ -109,6 +115,7 @@ export function ShareBar({ url, title }: { url: string; title: string }) {
               rel="noopener noreferrer"
               onClick={open(network)}
               title={t(`share.on.${network}`)}
+              aria-label={network === 'tumblr' ? undefined : t(`share.on.${network}`)}
               data-network={network}
             >
               <Icon name={network} />

@@ -1,7 +1,8 @@
 // The share bar of spec section 2: X/Twitter, WhatsApp, Telegram, Tumblr, Email and Copy URL, popups
-// of 500 x 500 centred on the window, and the Tumblr note counter (a JSONP call to Tumblr's share
-// stats, docs/decisions/0200).
+// of 500 x 500 centred on the window, and the Tumblr note counter (through our server: 0200, 0805).
 import { SHARE_POPUP_SIZE } from '#shared/constants.ts';
+import type { TumblrCount } from '#shared/schemas/share.ts';
+import { api } from './api';
 
 export type ShareNetwork = 'x' | 'whatsapp' | 'telegram' | 'tumblr' | 'email';
 
@@ -94,47 +95,20 @@ export function compactCount(n: number): string {
   return `${String(rounded).replace(/\.0$/, '')}${UNITS[unit]}`;
 }
 
-export const TUMBLR_STATS_URL = 'https://api.tumblr.com/v2/share/stats';
 const counts = new Map<string, Promise<number | null>>();
-let sequence = 0;
 
 /**
- * Tumblr's note count for a URL through JSONP (a script tag calling back a global function). Null
- * when it fails, times out or answers something unexpected: the counter then stays hidden. One
- * request per URL and page load.
+ * Tumblr's note count for a URL, asked of our own server, which asks Tumblr (docs/decisions/0805): no
+ * script from Tumblr runs here and no visitor's address reaches it. Null when it fails or Tumblr gave no
+ * count: the counter then stays hidden. One request per URL and page load.
  */
-export function tumblrNoteCount(url: string, timeoutMs = 8000): Promise<number | null> {
+export function tumblrNoteCount(url: string): Promise<number | null> {
   let pendingCount = counts.get(url);
   if (!pendingCount) {
-    pendingCount = requestCount(url, timeoutMs);
+    pendingCount = api<TumblrCount>('/share/tumblr', { query: { url }, handle: [422, 429], loading: false })
+      .then((answer) => answer.count)
+      .catch(() => null);
     counts.set(url, pendingCount);
   }
   return pendingCount;
-}
-
-function requestCount(url: string, timeoutMs: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    const callback = `__tumblrCount${(sequence += 1)}`;
-    const globals = window as unknown as Record<string, unknown>;
-    const script = document.createElement('script');
-    let settled = false;
-    const finish = (value: number | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      script.remove();
-      // A late answer after the timeout must find a function, not throw a ReferenceError.
-      globals[callback] = () => undefined;
-      resolve(value);
-    };
-    const timer = setTimeout(() => finish(null), timeoutMs);
-    globals[callback] = (data: unknown) => {
-      const count = (data as { response?: { note_count?: unknown } } | null)?.response?.note_count;
-      finish(typeof count === 'number' && Number.isFinite(count) && count >= 0 ? count : null);
-    };
-    script.onerror = () => finish(null);
-    script.async = true;
-    script.src = `${TUMBLR_STATS_URL}?url=${encodeURIComponent(url)}&callback=${callback}`;
-    document.head.appendChild(script);
-  });
 }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/helpers';
 import { seedGeo } from '../test/factories';
@@ -18,7 +19,7 @@ describe('API error conventions (spec section 8)', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
-      message: 'The given data was invalid.',
+      message: 'Please check what you entered.',
       errors: { country: ["Country can't be blank!"] },
     });
   });
@@ -50,7 +51,7 @@ describe('API error conventions (spec section 8)', () => {
       payload: '{"country": ',
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe('The given data was invalid.');
+    expect(res.json().message).toBe('Please check what you entered.');
   });
 
   it('answers unknown API paths and malformed ids with 404 {message}', async () => {
@@ -98,5 +99,51 @@ describe('client configuration', () => {
     });
     expect(res.body).not.toMatch(/secret|database|postgres/i);
     await t2.close();
+  });
+});
+
+/** Sends raw bytes to a listening app and reads the whole answer (the connection is closed after it). */
+function raw(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('errors raised before any route (issue 8, item 12)', () => {
+  it('answers a path that is not valid percent-encoding with 404 {message}, never echoing it', async () => {
+    for (const url of ['/api/account/%', '/api/getProfile/%zz', '/api/getProfileByName/%E0%A4%A']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toEqual({ message: 'Not found.' });
+    }
+  });
+
+  it('answers a path parameter that is too long with 414 {message}, never echoing it', async () => {
+    const long = 'x'.repeat(500);
+    const res = await t.app.inject({ method: 'GET', url: `/api/getProfileByName/${long}` });
+    expect(res.statusCode).toBe(414);
+    expect(res.json()).toEqual({ message: 'The address is too long.' });
+    const de = await t.app.inject({
+      method: 'GET',
+      url: `/api/getProfileByName/${long}`,
+      headers: { 'x-language': 'de' },
+    });
+    expect(de.body).not.toContain(long);
+  });
+
+  it('answers what the HTTP parser refuses in the envelope too', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as net.AddressInfo).port;
+    const bad = await raw(port, 'GET /api/health?<script> HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    expect(bad).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bad.split('\r\n\r\n')[1]).toBe(JSON.stringify({ message: 'The request could not be read.' }));
+    expect(bad).not.toContain('<script>');
+    const huge = await raw(port, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(huge.split('\r\n\r\n')[1]).toBe(JSON.stringify({ message: 'The request headers are too large.' }));
   });
 });

@@ -1,18 +1,11 @@
 // The single error handler: spec section 8 bodies, never a stack trace, never a 5xx for client input.
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { blankMessage, VALIDATION_MESSAGE } from '#shared/api/errors.ts';
+import { humanize } from '#shared/api/zod-messages.ts';
+import { CSRF_COOKIE } from '#shared/constants.ts';
 import { AppError, ValidationError } from '../lib/errors';
-
-/** "screen_name" -> "Screen name" */
-export function humanize(field: string): string {
-  const s = field
-    .replace(/[_.-]+/g, ' ')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .trim()
-    .toLowerCase();
-  return s ? s[0].toUpperCase() + s.slice(1) : 'Value';
-}
 
 function validationFromZod(issues: Array<{ instancePath: string; message?: string; keyword: string }>) {
   const errors: Record<string, string[]> = {};
@@ -40,7 +33,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.code(422).send({ message: err.text, errors: err.errors });
     }
     if (err instanceof AppError) {
-      if (err.statusCode === 401) void reply.clearCookie?.('sid', { path: '/' });
+      if (err.statusCode === 401) {
+        // The session is gone: so is the SPA's sign that there is one (no more user-data calls).
+        void reply.clearCookie?.('sid', { path: '/' });
+        void reply.clearCookie?.(CSRF_COOKIE, { path: '/' });
+      }
       if (err.retryAfterSeconds) void reply.header('retry-after', String(err.retryAfterSeconds));
       return reply.code(err.statusCode).send({ message: err.text });
     }
@@ -67,4 +64,34 @@ export function registerErrorHandler(app: FastifyInstance) {
 /** Without the SPA (API tests) every unknown path is a plain 404; with it, app.ts answers client routes. */
 export function plainNotFound(_request: FastifyRequest, reply: FastifyReply) {
   void reply.code(404).send({ message: 'Not found.' });
+}
+
+/**
+ * Errors Fastify raises before any route or hook (a path that is not valid percent-encoding, a path
+ * parameter longer than maxParamLength): by default a body of its own that repeats the address. Here
+ * the spec's envelope, and never the address (issue 8, item 12).
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_BAD_URL') void reply.code(404).send({ message: 'Not found.' });
+  else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.code(414).send({ message: 'The address is too long.' });
+  else void reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
+}
+
+/** Requests Node's HTTP parser refuses (malformed, headers too large, too slow), in the envelope too. */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request took too long.']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+        : [400, 'Bad Request', 'The request could not be read.'];
+  const body = JSON.stringify({ message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

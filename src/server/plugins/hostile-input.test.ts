@@ -36,7 +36,7 @@ const post = (url: string, payload: object, signedIn = false) =>
 function expect422(res: { statusCode: number; json(): unknown }, field: string, message?: string) {
   expect(res.statusCode).toBe(422);
   const body = res.json() as { message: string; errors: Record<string, string[]> };
-  expect(body.message).toBe('The given data was invalid.');
+  expect(body.message).toBe('Please check what you entered.');
   expect(Object.keys(body.errors)).toContain(field);
   if (message) expect(body.errors[field]).toContain(message);
 }

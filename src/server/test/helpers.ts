@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../app';
+import { buildApp, type BuildOptions } from '../app';
 import { openRuntime } from '../bootstrap';
 import type { AppContext } from '../context';
 import { openDatabase, type Database } from '../db/client';
@@ -21,7 +21,10 @@ export interface TestApp {
 
 export const backend = (process.env.TEST_DB_BACKEND ?? 'pglite') as 'pglite' | 'postgres';
 
-export async function createTestApp(envOverrides: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  envOverrides: Record<string, string> = {},
+  buildOptions: BuildOptions = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dir-test-'));
   const url = backend === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   if (backend === 'postgres' && !url) throw new Error('TEST_DATABASE_URL is required for the postgres project');
@@ -37,7 +40,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
   const scratch = url ? await createScratchDatabase(url, 't') : null;
   if (scratch) env.DATABASE_URL = scratch.url;
   const runtime = await openRuntime(env, { inMemory: true });
-  const app = await buildApp(runtime.ctx);
+  const app = await buildApp(runtime.ctx, buildOptions);
   await app.ready();
   return {
     app,
@@ -53,7 +56,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
 }
 
 /** A new, empty database next to the one at `url`, and how to drop it. */
-async function createScratchDatabase(url: string, prefix: string) {
+export async function createScratchDatabase(url: string, prefix: string) {
   const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
   await adminQuery(url, `create database "${name}"`);
   const u = new URL(url);

@@ -28,6 +28,10 @@ export async function updateUsername(db: Conn, id: number, username: string): Pr
   await db.update(accounts).set({ username }).where(eq(accounts.id, id));
 }
 
+export async function updateLanguage(db: Conn, id: number, language: string): Promise<void> {
+  await db.update(accounts).set({ language }).where(eq(accounts.id, id));
+}
+
 export async function duePurges(db: Db, now: Date, limit: number): Promise<number[]> {
   const rows = await db
     .select({ id: accounts.id })

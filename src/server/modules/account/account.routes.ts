@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam } from '#shared/api/fields.ts';
 import {
   ChangeEmailBody,
+  ChangeLanguageBody,
   ChangeMobileBody,
   ChangePasswordBody,
   ChangeUsernameBody,
@@ -48,6 +49,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     '/account/:id/username',
     { onRequest: owner, schema: { params: IdParam, body: ChangeUsernameBody } },
     async (req) => service.changeUsername(ctx, requireUser(req), req.params.id, req.body.username),
+  );
+
+  app.post(
+    '/account/:id/language',
+    { onRequest: owner, schema: { params: IdParam, body: ChangeLanguageBody } },
+    async (req) => service.changeLanguage(ctx, req.params.id, req.body.language),
   );
 
   app.post(

@@ -3,7 +3,7 @@
 // the current password of whoever is signed in.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notification, type NotificationPayload } from '#shared/api/errors.ts';
-import { ACCOUNT_PURGE_DAYS } from '#shared/constants.ts';
+import { ACCOUNT_PURGE_DAYS, type Language } from '#shared/constants.ts';
 import type { AccountView } from '#shared/schemas/account.ts';
 import type { AppContext } from '../../context';
 import { notFound, ValidationError } from '../../lib/errors';
@@ -90,6 +90,17 @@ export async function changeUsername(
     await auth.audit(tx, actor.id, 'account.username_changed', id, { from: account.username, to: username });
   });
   return notification('Your username has been changed.', { icon: 'success' });
+}
+
+/** The language switcher's choice, kept on the account for the next visit and for emails. */
+export async function changeLanguage(
+  ctx: AppContext,
+  id: number,
+  language: Language,
+): Promise<{ data: { language: Language } }> {
+  await liveAccount(ctx, id);
+  await repo.updateLanguage(ctx.db, id, language);
+  return { data: { language } };
 }
 
 export async function deleteAccount(

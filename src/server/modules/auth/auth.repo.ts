@@ -105,15 +105,32 @@ export async function consumeToken(db: Conn, id: number, now: Date): Promise<boo
   return rows.length === 1;
 }
 
-export async function countFailedAttempt(db: Conn, id: number, maxAttempts: number, now: Date): Promise<void> {
+/**
+ * Takes one attempt of a live PIN before it is compared: the new attempt number, or null when the
+ * PIN is used, expired or has no attempt left. One UPDATE, so parallel guesses cannot share a count.
+ */
+export async function reserveTokenAttempt(db: Conn, id: number, maxAttempts: number, now: Date) {
+  const [row] = await db
+    .update(authTokens)
+    .set({ attempts: sql`${authTokens.attempts} + 1` })
+    .where(
+      and(
+        eq(authTokens.id, id),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, now),
+        lt(authTokens.attempts, maxAttempts),
+      ),
+    )
+    .returning({ attempts: authTokens.attempts });
+  return row ? row.attempts : null;
+}
+
+/** The last allowed wrong guess burns the PIN. */
+export async function retireToken(db: Conn, id: number, now: Date): Promise<void> {
   await db
     .update(authTokens)
-    .set({
-      attempts: sql`${authTokens.attempts} + 1`,
-      // The last allowed wrong guess burns the PIN.
-      usedAt: sql`case when ${authTokens.attempts} + 1 >= ${maxAttempts} then ${now.toISOString()}::timestamptz else ${authTokens.usedAt} end`,
-    })
-    .where(eq(authTokens.id, id));
+    .set({ usedAt: now })
+    .where(and(eq(authTokens.id, id), isNull(authTokens.usedAt)));
 }
 
 export async function openToken(
@@ -169,6 +186,11 @@ export async function unlinkBothWays(db: Conn, a: number, b: number): Promise<vo
         and(eq(accountLinks.accountId, b), eq(accountLinks.linkedAccountId, a)),
       ),
     );
+}
+
+/** Every link into and out of the account (links are stored both ways). */
+export async function unlinkAll(db: Conn, id: number): Promise<void> {
+  await db.delete(accountLinks).where(or(eq(accountLinks.accountId, id), eq(accountLinks.linkedAccountId, id)));
 }
 
 export async function isLinked(db: Conn, from: number, to: number): Promise<boolean> {
@@ -234,4 +256,12 @@ export async function audit(
   data: Record<string, unknown> = {},
 ) {
   await db.insert(auditLog).values({ actorId, action, targetUserId, data });
+}
+
+/** Active admins' addresses and languages (the Get Help form mails them). */
+export async function adminContacts(db: Conn): Promise<Array<{ email: string; language: string }>> {
+  return db
+    .select({ email: accounts.email, language: accounts.language })
+    .from(accounts)
+    .where(and(eq(accounts.role, 'admin'), eq(accounts.status, 'active')));
 }

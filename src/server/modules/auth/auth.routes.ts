@@ -34,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
 
   app.post('/auth/verify', { schema: { body: VerifyBody } }, async (req) =>
     req.body.type === 'email'
-      ? service.verifyEmailLink(ctx, req.log, req.body.target)
+      ? service.verifyEmailLink(ctx, req.log, req.body.target, req.user)
       : service.verifyPin(ctx, req, req.body.target, req.body.pin),
   );
 

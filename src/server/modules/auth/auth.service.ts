@@ -9,10 +9,11 @@ import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { forbidden, notFound, unauthenticated, ValidationError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
+import { callLanguage } from '../../lib/message-i18n';
 import type { SessionUser } from '../../plugins/session';
 import * as repo from './auth.repo';
 import { deliver, mails } from './emails';
-import { checkLimits, consume, LIMITS, recordHits, resetLimit } from './limits';
+import { LIMITS, reserve, resetLimit } from './limits';
 import { passwordProblem } from './password-policy';
 import {
   clearSessionCookies,
@@ -93,6 +94,16 @@ function assertPasswordAllowed(password: string, who: { username?: string; email
   if (problem) throw ValidationError.field(field, problem);
 }
 
+/**
+ * After a change of what proves the account (password, email) or its deletion, nobody keeps a way in
+ * that was opened before it: every session ends, except the one making the change when given, and every
+ * linked account loses its link, so it can no longer switch into this one (issue 8, decision 0801).
+ */
+async function endAccessInto(db: Db | Tx, accountId: number, keepSessionId?: string): Promise<void> {
+  await destroyAccountSessions(db, accountId, keepSessionId);
+  await repo.unlinkAll(db, accountId);
+}
+
 // ---------------------------------------------------------------- one-time links
 
 async function issueLink(
@@ -136,7 +147,8 @@ export async function sendEmailVerification(
 // ---------------------------------------------------------------- register, login, logout
 
 export async function register(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, body: RegisterBody) {
-  await consume(ctx, [[LIMITS.registerAddress, addressOf(request)]]);
+  const perAddress = { ...LIMITS.registerAddress, max: ctx.env.REGISTER_LIMIT_PER_ADDRESS };
+  await reserve(ctx, [[perAddress, addressOf(request)]]);
   const errors: Record<string, string[]> = {};
   const problem = passwordProblem(body.password, body);
   if (problem) errors.password = [problem];
@@ -157,7 +169,8 @@ export async function register(ctx: AppContext, request: FastifyRequest, reply: 
         passwordHash,
         dateOfBirth: body.date_of_birth,
         termsAcceptedAt: ctx.now(),
-        language: 'en',
+        // The page's language becomes the account's: its emails and, once signed in, its display.
+        language: callLanguage(request),
       });
       await repo.audit(tx, created.id, 'account.register', created.id);
       await startSession(ctx, request, reply, created.id, tx);
@@ -181,21 +194,15 @@ export async function register(ctx: AppContext, request: FastifyRequest, reply: 
 async function checkCredentials(ctx: AppContext, request: FastifyRequest, login: string, password: string) {
   const account = await repo.findAccountByLogin(ctx.db, login);
   const accountKey = account ? `id:${account.id}` : `login:${login.trim().toLowerCase()}`;
-  const address = addressOf(request);
-  await checkLimits(ctx, [
+  // The address first: a blocked address does not count against the accounts it names.
+  await reserve(ctx, [
+    [LIMITS.loginAddress, addressOf(request)],
     [LIMITS.loginAccount, accountKey],
-    [LIMITS.loginAddress, address],
   ]);
   const ok = account
     ? await verifyPassword(account.passwordHash, password)
     : (await verifyPassword(await dummyPasswordHash(), password), false);
-  if (!account || !ok || account.status === 'deleted') {
-    await recordHits(ctx, [
-      [LIMITS.loginAccount, accountKey],
-      [LIMITS.loginAddress, address],
-    ]);
-    throw ValidationError.field('login', BAD_CREDENTIALS);
-  }
+  if (!account || !ok || account.status === 'deleted') throw ValidationError.field('login', BAD_CREDENTIALS);
   await resetLimit(ctx, LIMITS.loginAccount, accountKey);
   if (account.status === 'suspended') throw forbidden('This account is suspended.');
   return account;
@@ -226,6 +233,8 @@ export async function verifyEmailLink(
   ctx: AppContext,
   log: FastifyBaseLogger,
   target: string,
+  /** The browser that opened the link, when it is signed in. */
+  user: SessionUser | null = null,
 ): Promise<NotificationPayload> {
   const parts = splitRef(target);
   const token = parts ? await tokenOfLink(ctx, parts.id, parts.secret, ['email_verify', 'email_change']) : undefined;
@@ -257,6 +266,8 @@ export async function verifyEmailLink(
     if (!(await repo.consumeToken(tx, token.id, now))) throw ValidationError.field('target', INVALID_LINK);
     await repo.updateAccount(tx, account.id, { email: newEmail, emailVerifiedAt: now });
     await repo.retireTokens(tx, account.id, ['email_verify', 'password_reset'], now);
+    // The browser that opened the link stays signed in when it is this account's.
+    await endAccessInto(tx, account.id, user?.id === account.id ? user.sessionId : undefined);
     await repo.audit(tx, account.id, 'account.email_changed', account.id);
   });
   await deliver(ctx, log, mails.emailChanged(oldEmail, account.username));
@@ -272,7 +283,7 @@ export async function requestMobilePin(
   accountId: number,
   mobile: string,
 ): Promise<{ ref: string; path: string }> {
-  await consume(ctx, [[LIMITS.smsAccount, accountId]]);
+  await reserve(ctx, [[LIMITS.smsAccount, accountId]]);
   const now = ctx.now();
   const pin = randomPin();
   const nonce = randomSecret();
@@ -310,30 +321,26 @@ export async function verifyPin(
 ): Promise<NotificationPayload> {
   const user = request.user;
   if (!user) throw unauthenticated();
-  const address = addressOf(request);
-  await checkLimits(ctx, [
+  await reserve(ctx, [
+    [LIMITS.pinAddress, addressOf(request)],
     [LIMITS.pinAccount, user.id],
-    [LIMITS.pinAddress, address],
   ]);
-  const fail = async (message: string) => {
-    await recordHits(ctx, [
-      [LIMITS.pinAccount, user.id],
-      [LIMITS.pinAddress, address],
-    ]);
-    return ValidationError.field('pin', message);
-  };
+  const fail = (message: string) => ValidationError.field('pin', message);
   const parts = splitRef(target);
   const token = parts ? await repo.findToken(ctx.db, parts.id) : undefined;
   const now = ctx.now();
   if (!parts || !token || token.purpose !== 'mobile_pin' || token.accountId !== user.id || !token.target) {
-    throw await fail('This code is not valid. Please request a new one.');
+    throw fail('This code is not valid. Please request a new one.');
   }
-  if (!isLive(token, now)) throw await fail('This code has expired. Please request a new one.');
+  // The PIN's own count is reserved the same way: one of its attempts is taken before it is compared.
+  const attempt = await repo.reserveTokenAttempt(ctx.db, token.id, PIN_MAX_ATTEMPTS, now);
+  if (attempt === null) throw fail('This code has expired. Please request a new one.');
   const ok = safeEqualHex(token.tokenHash, tokenMac(ctx, 'mobile_pin', user.id, `${parts.secret}:${pin}`));
   if (!ok) {
-    await repo.countFailedAttempt(ctx.db, token.id, PIN_MAX_ATTEMPTS, now);
-    const left = PIN_MAX_ATTEMPTS - token.attempts - 1;
-    throw await fail(left > 0 ? 'The PIN is not correct.' : 'The PIN is not correct. Please request a new one.');
+    if (attempt >= PIN_MAX_ATTEMPTS) await repo.retireToken(ctx.db, token.id, now);
+    throw fail(
+      attempt < PIN_MAX_ATTEMPTS ? 'The PIN is not correct.' : 'The PIN is not correct. Please request a new one.',
+    );
   }
   const mobile = token.target;
   await ctx.db.transaction(async (tx) => {
@@ -357,7 +364,7 @@ export async function resendVerification(ctx: AppContext, request: FastifyReques
   const account = await repo.findAccountById(ctx.db, user.id);
   if (!account) throw unauthenticated();
   if (account.emailVerifiedAt) return notification('Your email address is already confirmed.', { icon: 'info' });
-  await consume(ctx, [[LIMITS.mailAccount, user.id]]);
+  await reserve(ctx, [[LIMITS.mailAccount, user.id]]);
   await sendEmailVerification(ctx, request.log, account);
   return notification(`We sent a new link to ${account.email}.`, { icon: 'success' });
 }
@@ -373,7 +380,7 @@ export async function forgotPassword(
   email: string,
 ): Promise<NotificationPayload> {
   // Limits count every request, known address or not, so a 429 tells nothing about the account.
-  await consume(ctx, [
+  await reserve(ctx, [
     [LIMITS.forgotAddress, addressOf(request)],
     [LIMITS.forgotEmail, email],
   ]);
@@ -424,7 +431,7 @@ export async function resetPassword(
     // The mail reached its owner, so the address is proven as well.
     await repo.updateAccount(tx, account.id, { passwordHash, emailVerifiedAt: account.emailVerifiedAt ?? now });
     await repo.retireTokens(tx, account.id, ['password_reset'], now);
-    await destroyAccountSessions(tx, account.id);
+    await endAccessInto(tx, account.id);
     await repo.audit(tx, null, 'account.password_reset', account.id);
   });
   await resetLimit(ctx, LIMITS.loginAccount, `id:${account.id}`);
@@ -444,13 +451,10 @@ export async function reauthenticate(
   password: string,
   field = 'current_password',
 ): Promise<void> {
-  await checkLimits(ctx, [[LIMITS.reauthAccount, actor.id]]);
+  await reserve(ctx, [[LIMITS.reauthAccount, actor.id]]);
   const row = await repo.findAccountById(ctx.db, actor.id);
   const ok = row ? await verifyPassword(row.passwordHash, password) : false;
-  if (!ok) {
-    await recordHits(ctx, [[LIMITS.reauthAccount, actor.id]]);
-    throw ValidationError.field(field, 'The current password is not correct.');
-  }
+  if (!ok) throw ValidationError.field(field, 'The current password is not correct.');
   await resetLimit(ctx, LIMITS.reauthAccount, actor.id);
 }
 
@@ -474,8 +478,9 @@ export async function changePassword(
   await ctx.db.transaction(async (tx) => {
     await repo.updateAccount(tx, target.id, { passwordHash });
     await repo.retireTokens(tx, target.id, ['password_reset'], now);
-    // Every other session of the account ends (ASVS 3.3.3); the one making the change stays.
-    await destroyAccountSessions(tx, target.id, actor.id === target.id ? actor.sessionId : undefined);
+    // Every other session of the account ends (ASVS 3.3.3), and every link into it; the session making
+    // the change stays.
+    await endAccessInto(tx, target.id, actor.id === target.id ? actor.sessionId : undefined);
     await repo.audit(tx, actor.id, 'account.password_changed', target.id);
   });
   await deliver(ctx, request.log, mails.passwordChanged(target.email, target.username));
@@ -538,14 +543,15 @@ export async function sendEmailChangeLink(
   account: repo.AccountRow,
   newEmail: string,
 ) {
-  await consume(ctx, [[LIMITS.mailAccount, account.id]]);
+  await reserve(ctx, [[LIMITS.mailAccount, account.id]]);
   const link = await issueLink(ctx, ctx.db, account.id, 'email_change', newEmail);
   await deliver(ctx, log, mails.changeEmail(ctx, newEmail, account.username, link.ref));
   await deliver(ctx, log, mails.emailChangeRequested(account.email, account.username));
 }
 
+/** Deletion: every session and every link into the account end. */
 export async function endAllSessions(db: Db | Tx, accountId: number): Promise<void> {
-  await destroyAccountSessions(db, accountId);
+  await endAccessInto(db, accountId);
 }
 
 export { clearSessionCookies };
@@ -564,4 +570,9 @@ export async function cleanupAuthData(
   now: Date = ctx.now(),
 ): Promise<{ sessions: number; tokens: number }> {
   return { sessions: await deleteExpiredSessions(ctx.db, now), tokens: await repo.deleteStaleTokens(ctx.db, now) };
+}
+
+/** Where messages for the admins go: every active admin's address, with the language to write in. */
+export async function adminContacts(ctx: AppContext): Promise<Array<{ email: string; language: string }>> {
+  return repo.adminContacts(ctx.db);
 }

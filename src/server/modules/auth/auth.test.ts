@@ -496,6 +496,72 @@ describe('connect and switch', () => {
   });
 });
 
+describe('a change of password or email, a reset or a deletion ends every way into the account', () => {
+  type Session = ReturnType<typeof sessionFromResponse>;
+  const as = (session: Session, url: string, payload?: object, method: 'GET' | 'POST' = 'POST') =>
+    t.app.inject({ method, url, ...(payload ? { payload } : {}), ...session });
+
+  const changes: Record<string, (victim: Awaited<ReturnType<typeof register>>) => Promise<Session | null>> = {
+    'password change': async (v) => {
+      const res = await as(v.session, '/api/auth/setNewPassword', {
+        current_password: PASSWORD,
+        password: 'my next passphrase',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return v.session;
+    },
+    'password reset': async (v) => {
+      await post('/api/auth/forgotPassword', { email: v.user.email }, { remoteAddress: addr() });
+      const [, , id, hash] = linkIn(await smtp.next(v.user.email, /reset your password/i), '/recover/').split('/');
+      const res = await post('/api/auth/resetPassword', { id, hash, password: 'a brand new passphrase' });
+      expect(res.statusCode, res.body).toBe(200);
+      return null;
+    },
+    'email change': async (v) => {
+      const email = `moved_${v.user.username}@example.test`;
+      const res = await as(v.session, `/api/account/${v.id}/email`, { email, current_password: PASSWORD });
+      expect(res.statusCode, res.body).toBe(200);
+      const [, , type, target] = linkIn(await smtp.next(email, /confirm your new email/i), '/verify/email/').split('/');
+      // Opened in the owner's signed-in browser: that session stays.
+      const opened = await as(v.session, '/api/auth/verify', { type, target });
+      expect(opened.statusCode, opened.body).toBe(200);
+      return v.session;
+    },
+    deletion: async (v) => {
+      const res = await as(v.session, `/api/account/${v.id}/delete`, { current_password: PASSWORD });
+      expect(res.statusCode, res.body).toBe(200);
+      return null;
+    },
+  };
+
+  it.each(Object.keys(changes))('%s: linked accounts lose their link, other sessions end', async (change) => {
+    const victim = await register();
+    const attacker = await register();
+    // The attacker once knew the victim's password: linked the account, and kept a session of it.
+    const connected = await as(attacker.session, '/api/auth/connect', { login: victim.user.email, password: PASSWORD });
+    expect(connected.statusCode, connected.body).toBe(200);
+    const stolen = await signIn(t.app, victim.user.email, PASSWORD, addr());
+    const switched = await as(attacker.session, '/api/auth/switch', { user_id: victim.id });
+    expect(switched.statusCode, switched.body).toBe(200);
+    const intoVictim = sessionFromResponse(switched);
+    // A second browser of the attacker's, signed in to the attacker's own account.
+    const attackerNow = await signIn(t.app, attacker.user.email, PASSWORD, addr());
+
+    const kept = await changes[change](victim);
+
+    for (const s of [stolen, intoVictim]) expect((await as(s, '/api/app/getData/x')).statusCode).toBe(401);
+    if (kept) expect((await as(kept, '/api/app/getData/x')).json().user_id).toBe(victim.id);
+    // The attacker's own account is still signed in, but no longer reaches the victim's.
+    const links = await as(attackerNow, '/api/auth/links', undefined, 'GET');
+    expect(links.statusCode).toBe(200);
+    expect(links.json().data).toEqual([]);
+    expect((await as(attackerNow, '/api/auth/switch', { user_id: victim.id })).statusCode).toBe(403);
+    expect((await as(attackerNow, `/api/account/${victim.id}`, undefined, 'GET')).statusCode).toBe(403);
+    const rows = await t.ctx.db.select().from(accountLinks).where(eq(accountLinks.linkedAccountId, victim.id));
+    expect(rows).toEqual([]);
+  });
+});
+
 describe('online ping', () => {
   it('records last seen at most once a minute', async () => {
     const { id, session } = await register();

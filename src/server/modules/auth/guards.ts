@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ID } from '#shared/api/fields.ts';
 import { AppError, notFound } from '../../lib/errors';
+import { refuseCrossSite } from '../../plugins/same-origin';
 import { requireAdmin, requireOwner, requireUser } from '../../plugins/session';
 
 export async function signedIn(request: FastifyRequest): Promise<void> {
@@ -32,14 +33,7 @@ export function ownerOf(param = 'id') {
  * on top (plugins/session.ts).
  */
 export async function sameOriginJson(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  const site = request.headers['sec-fetch-site'];
-  if (site === 'cross-site' || site === 'same-site') throw forbiddenCrossSite();
-  const origin = request.headers.origin;
-  if (origin && origin !== 'null') {
-    if (hostOf(origin) !== hostOf(`${request.protocol}://${request.host}`)) throw forbiddenCrossSite();
-  } else if (origin === 'null') {
-    throw forbiddenCrossSite();
-  }
+  refuseCrossSite(request);
   const hasBody =
     Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
   if (hasBody && !(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
@@ -47,14 +41,4 @@ export async function sameOriginJson(request: FastifyRequest, _reply: FastifyRep
   }
 }
 
-/** host[:port] with the scheme's default port dropped, or null when it does not parse. */
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
-  }
-}
-
-const forbiddenCrossSite = () => new AppError(403, 'cross_site', 'Cross-site requests are not allowed.');
 const unsupportedType = () => new AppError(415, 'unsupported_media_type', 'Unsupported content type.');

@@ -1,5 +1,8 @@
-// Brute-force limits (ASVS 2.2.1): failures per account and per client address, in fixed windows.
-// A limit reached answers 429 { message } before any password or PIN is checked.
+// Brute-force limits (ASVS 2.2.1): attempts per account and per client address, in fixed windows.
+// Every attempt is reserved before anything is checked: the counter is incremented first (atomically,
+// in process or in Redis) and the attempt goes ahead only when the new count is within the limit.
+// A failed check refunds nothing. Reading the count first and adding to it after the check would let
+// simultaneous guesses all pass one stale count (issue 8, docs/decisions/0800).
 import type { AppContext } from '../../context';
 import { tooManyRequests } from '../../lib/errors';
 
@@ -12,13 +15,13 @@ export interface Limit {
 const MIN = 60_000;
 
 export const LIMITS = {
-  /** Wrong passwords for one account (login, connect). */
+  /** Password attempts for one account (login, connect). */
   loginAccount: { name: 'login:acct', max: 5, windowMs: 15 * MIN },
-  /** Wrong passwords from one address, whatever the account. */
+  /** Password attempts from one address, whatever the account. */
   loginAddress: { name: 'login:ip', max: 20, windowMs: 15 * MIN },
-  /** Wrong current passwords of a signed-in user (re-authentication). */
+  /** Current-password attempts of a signed-in user (re-authentication). */
   reauthAccount: { name: 'reauth:acct', max: 5, windowMs: 15 * MIN },
-  /** Wrong PINs for one account, and from one address. */
+  /** PIN attempts for one account, and from one address. */
   pinAccount: { name: 'pin:acct', max: 5, windowMs: 15 * MIN },
   pinAddress: { name: 'pin:ip', max: 20, windowMs: 15 * MIN },
   /** Mails and texts we send on request: they cost money and can be used to harass. */
@@ -29,33 +32,25 @@ export const LIMITS = {
   registerAddress: { name: 'register:ip', max: 10, windowMs: 60 * MIN },
 } satisfies Record<string, Limit>;
 
-const key = (limit: Limit, subject: string | number) => `${limit.name}:${String(subject).toLowerCase()}`;
+export type LimitCheck = [Limit, string | number];
 
-/** Throws 429 when any of the limits is already reached. */
-export async function checkLimits(ctx: AppContext, checks: Array<[Limit, string | number]>): Promise<void> {
-  const counts = await Promise.all(checks.map(([limit, subject]) => ctx.limiter.peek(key(limit, subject))));
-  const blocked = counts
-    .map((c, i) => ({ ...c, limit: checks[i][0] }))
-    .filter((c) => c.count >= c.limit.max)
-    .sort((a, b) => b.resetInMs - a.resetInMs)[0];
-  if (blocked) throw rateLimited(blocked.resetInMs);
+export const limitKey = (limit: Limit, subject: string | number) => `${limit.name}:${String(subject).toLowerCase()}`;
+
+/**
+ * Reserves one attempt under each limit, in the order given, and throws 429 at the first one that
+ * this attempt takes over its maximum; the limits after it are not counted (a blocked address does
+ * not add to the counts of the accounts it names). Call it before the password, PIN or send it guards.
+ */
+export async function reserve(ctx: AppContext, checks: LimitCheck[]): Promise<void> {
+  for (const [limit, subject] of checks) {
+    const { count, resetInMs } = await ctx.limiter.hit(limitKey(limit, subject), limit.windowMs);
+    if (count > limit.max) throw rateLimited(resetInMs);
+  }
 }
 
-export async function recordHits(ctx: AppContext, hits: Array<[Limit, string | number]>): Promise<void> {
-  await Promise.all(hits.map(([limit, subject]) => ctx.limiter.hit(key(limit, subject), limit.windowMs)));
-}
-
-/** Counts one use and throws 429 when it goes over the limit (for sends, where every call counts). */
-export async function consume(ctx: AppContext, checks: Array<[Limit, string | number]>): Promise<void> {
-  const counts = await Promise.all(
-    checks.map(([limit, subject]) => ctx.limiter.hit(key(limit, subject), limit.windowMs)),
-  );
-  const over = counts.map((c, i) => ({ ...c, limit: checks[i][0] })).find((c) => c.count > c.limit.max);
-  if (over) throw rateLimited(over.resetInMs);
-}
-
+/** A success ends the count of failures for its subject (the right password was given). */
 export async function resetLimit(ctx: AppContext, limit: Limit, subject: string | number): Promise<void> {
-  await ctx.limiter.reset(key(limit, subject));
+  await ctx.limiter.reset(limitKey(limit, subject));
 }
 
 function rateLimited(resetInMs: number) {

@@ -9,6 +9,7 @@ import type { DeclineReason, VerificationState } from '#shared/schemas/verificat
 import type { AppContext } from '../../context';
 import { lockAccount } from '../../db/account-lock';
 import { writeAudit } from '../../db/audit';
+import type { Tx } from '../../db/client';
 import { notFound, ValidationError } from '../../lib/errors';
 import { MediaRejected, processImage } from '../media/image-pipeline';
 import * as repo from './verification.repo';
@@ -100,6 +101,8 @@ export async function decideVerification(
     decision: 'verified' | 'declined';
     reason?: DeclineReason;
   },
+  /** Runs in the decision's transaction (the admin screen queues the advertiser's mail and notice). */
+  within?: (tx: Tx, decided: repo.RequestRow) => Promise<void>,
 ) {
   if (input.decision === 'declined' && !input.reason)
     throw ValidationError.field('reason', msg('verification.reasonRequired'));
@@ -121,7 +124,11 @@ export async function decideVerification(
       action: `verification.${input.decision}`,
       targetUserId: request.userId,
       data: { requestId: request.id, reason: input.reason ?? null },
+      before: { status: request.status },
+      after: { status: decided.status, reason: decided.declineReason, decided_at: now.toISOString() },
+      at: now,
     });
+    await within?.(tx, decided);
     return decided;
   });
 }
@@ -153,4 +160,55 @@ export async function deleteExpiredPhotoIds(ctx: AppContext, now: Date = ctx.now
     }
     if (due.length < 100) return deleted;
   }
+}
+
+// ---------------------------------------------------------------- the admin queue
+
+export interface QueuedRequest {
+  id: number;
+  userId: number;
+  status: 'pending' | 'verified' | 'declined';
+  createdAt: Date;
+  decidedAt: Date | null;
+  declineReason: DeclineReason | null;
+  hasPhotoId: boolean;
+  photoIdDeleteAfter: Date | null;
+}
+
+const queued = (r: repo.RequestRow): QueuedRequest => ({
+  id: r.id,
+  userId: r.userId,
+  status: r.status,
+  createdAt: r.createdAt,
+  decidedAt: r.decidedAt,
+  declineReason: isReason(r.declineReason) ? r.declineReason : null,
+  hasPhotoId: r.photoIdKey !== null,
+  photoIdDeleteAfter: r.photoIdDeleteAfter,
+});
+
+/** Requests by status: pending oldest first (the 24-hour promise), decided ones newest first. */
+export async function listRequests(
+  ctx: AppContext,
+  input: { status: 'pending' | 'verified' | 'declined'; page: number; size: number },
+): Promise<{ rows: QueuedRequest[]; total: number; hasMore: boolean }> {
+  const [rows, total] = await Promise.all([
+    repo.requestsByStatus(ctx.db, input.status, input.size + 1, (input.page - 1) * input.size),
+    repo.countByStatus(ctx.db, input.status),
+  ]);
+  return { rows: rows.slice(0, input.size).map(queued), total, hasMore: rows.length > input.size };
+}
+
+export async function findQueuedRequest(ctx: AppContext, requestId: number): Promise<QueuedRequest | null> {
+  const row = await repo.findRequest(ctx.db, requestId);
+  return row ? queued(row) : null;
+}
+
+/** Pending requests now, the oldest one's arrival, and how many were pending at the end of each day. */
+export async function pendingStats(ctx: AppContext, dayEnds: Date[]) {
+  const [count, oldest, series] = await Promise.all([
+    repo.countByStatus(ctx.db, 'pending'),
+    repo.oldestPending(ctx.db),
+    repo.pendingAt(ctx.db, dayEnds),
+  ]);
+  return { count, oldest, series };
 }

@@ -1,0 +1,149 @@
+// Brute-force limits under parallel attempts (issue 8, item 1): every attempt is reserved before its
+// password or PIN is checked, so however many arrive at once, at most the limit are checked. Run with
+// the in-process limiter and with Redis, on PGlite and on PostgreSQL (the two vitest projects).
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../lib/password';
+import { RedisRateLimiter } from '../../lib/rate-limiter';
+import type { SmsMessage } from '../../lib/sms';
+import { createAdvertiser, seedGeo, signIn } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/helpers';
+import * as repo from './auth.repo';
+import { LIMITS } from './limits';
+import { PIN_MAX_ATTEMPTS } from './tokens';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PASSWORD = 'correct horse battery';
+const PARALLEL = 200;
+
+/** Addresses no other test (or earlier run against the same Redis) uses. */
+const run = crypto.randomBytes(2);
+
+function tally(codes: number[]) {
+  const counts: Record<number, number> = {};
+  for (const c of codes) counts[c] = (counts[c] ?? 0) + 1;
+  return counts;
+}
+
+describe.each(['memory', 'redis'] as const)('brute-force limits with the %s limiter', (kind) => {
+  let t: TestApp;
+  let passwordHash: string;
+  const texts: SmsMessage[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    if (kind === 'redis') {
+      await t.ctx.limiter.close();
+      t.ctx.limiter = new RedisRateLimiter(REDIS_URL, `rl-limits-${crypto.randomBytes(6).toString('hex')}:`);
+    }
+    t.ctx.sms = { send: async (m) => void texts.push(m) };
+    await seedGeo(t.ctx);
+    passwordHash = await hashPassword(PASSWORD);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const login = (login: string, password: string, remoteAddress: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { login, password }, remoteAddress });
+
+  it(`checks at most ${LIMITS.loginAccount.max} of ${PARALLEL} parallel guesses at one account, the right one among them`, async () => {
+    const { account } = await createAdvertiser(t.ctx, { passwordHash });
+    const answers = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        login(account.username, i === 29 ? PASSWORD : `wrong guess ${i}`, `10.${run[0]}.${i}.${run[1]}`),
+      ),
+    );
+    const counts = tally(answers.map((a) => a.statusCode));
+    // 422 (wrong) and 200 (right) were checked; 429 were refused before any check.
+    expect((counts[422] ?? 0) + (counts[200] ?? 0)).toBeLessThanOrEqual(LIMITS.loginAccount.max);
+    expect((counts[422] ?? 0) + (counts[200] ?? 0) + (counts[429] ?? 0)).toBe(PARALLEL);
+    // Every refusal is the spec's 429 with a Retry-After.
+    const refused = answers.find((a) => a.statusCode === 429)!;
+    expect(refused.json()).toEqual({ message: expect.stringMatching(/Too many attempts/) });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it(`checks at most ${LIMITS.loginAddress.max} of ${PARALLEL} parallel guesses from one address`, async () => {
+    const address = `10.${run[0]}.${run[1]}.251`;
+    const answers = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) => login(`nobody${i}_${run.toString('hex')}`, 'password1234', address)),
+    );
+    const counts = tally(answers.map((a) => a.statusCode));
+    expect(counts[422]).toBeLessThanOrEqual(LIMITS.loginAddress.max);
+    expect(counts[429]).toBeGreaterThanOrEqual(PARALLEL - LIMITS.loginAddress.max);
+  });
+
+  it(`checks at most ${LIMITS.reauthAccount.max} parallel guesses of the current password`, async () => {
+    const { account } = await createAdvertiser(t.ctx, { passwordHash });
+    const session = await signIn(t.app, account.email, PASSWORD, `10.${run[0]}.${run[1]}.252`);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/setNewPassword',
+          payload: { current_password: `guess number ${i}`, password: 'my next passphrase' },
+          ...session,
+        }),
+      ),
+    );
+    const counts = tally(answers.map((a) => a.statusCode));
+    expect(counts[422]).toBeLessThanOrEqual(LIMITS.reauthAccount.max);
+    expect(counts[429]).toBeGreaterThanOrEqual(50 - LIMITS.reauthAccount.max);
+  });
+
+  it(`checks at most ${LIMITS.pinAccount.max} parallel PIN guesses, and the PIN is burned after them`, async () => {
+    const { account } = await createAdvertiser(t.ctx, { passwordHash });
+    const session = await signIn(t.app, account.email, PASSWORD, `10.${run[0]}.${run[1]}.253`);
+    const mobile = `+4917${String(10000000 + Math.floor(Math.random() * 8999999))}`;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/account/${account.id}/mobile`,
+      payload: { mobile },
+      ...session,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const target = (res.json().path as string).split('/')[3];
+    const pin = /\b(\d{6})\b/.exec(texts.find((m) => m.to === mobile)!.text)![1];
+    const wrong = (i: number) => String((Number(pin) + 1 + i) % 1_000_000).padStart(6, '0');
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/verify',
+          payload: { type: 'pin', target, pin: wrong(i) },
+          ...session,
+        }),
+      ),
+    );
+    const counts = tally(answers.map((a) => a.statusCode));
+    expect(counts[422]).toBeLessThanOrEqual(LIMITS.pinAccount.max);
+    expect(counts[429]).toBeGreaterThanOrEqual(50 - LIMITS.pinAccount.max);
+    // After the window, the right PIN no longer works: five attempts were its own limit too.
+    await t.ctx.limiter.reset(`pin:acct:${account.id}`);
+    await t.ctx.limiter.reset('pin:ip:127.0.0.1');
+    const late = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify',
+      payload: { type: 'pin', target, pin },
+      ...session,
+    });
+    expect(late.statusCode).toBe(422);
+  });
+
+  it(`lets a PIN take at most ${PIN_MAX_ATTEMPTS} attempts, however many arrive at once`, async () => {
+    const { account } = await createAdvertiser(t.ctx, { passwordHash });
+    const now = new Date();
+    const token = await repo.insertToken(t.ctx.db, {
+      accountId: account.id,
+      purpose: 'mobile_pin',
+      tokenHash: 'ab'.repeat(32),
+      target: '+491700000000',
+      expiresAt: new Date(now.getTime() + 60_000),
+    });
+    const taken = await Promise.all(
+      Array.from({ length: 30 }, () => repo.reserveTokenAttempt(t.ctx.db, token.id, PIN_MAX_ATTEMPTS, now)),
+    );
+    expect(taken.filter((n) => n !== null).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+});

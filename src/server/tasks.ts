@@ -1,0 +1,39 @@
+// What the in-process worker runs (lib/jobs.ts): queued job handlers and periodic tasks. One list for
+// main.ts and for the tests that start the real server as a child process (crash and restart).
+import type { JobHandler, PeriodicTask } from './lib/jobs';
+import { purgeDeletedAccounts } from './modules/account/account.purge';
+import { cleanupAuthData } from './modules/auth/auth.service';
+import { sendFailedMail } from './modules/auto-topup/auto-topup.mail';
+import { FAILED_MAIL_JOB, runDueSlots } from './modules/auto-topup/auto-topup.service';
+import { HELP_MAIL_JOB, sendHelpMail } from './modules/help/help.service';
+import { refreshSearchWords } from './modules/directory/directory.service';
+import { removeExpiredListings } from './modules/listings/listings.service';
+import { mediaJobHandlers } from './modules/media/media.service';
+import { adminJobHandlers } from './modules/admin/admin.mail';
+import { snapshotMetrics } from './modules/admin/admin.service';
+import { scanDuplicates } from './modules/admin/duplicates';
+import { settleOpenPayments } from './modules/money/money.service';
+import { deleteExpiredPhotoIds } from './modules/verification/verification.service';
+
+export const jobHandlers: Record<string, JobHandler> = {
+  ...mediaJobHandlers,
+  ...adminJobHandlers,
+  [FAILED_MAIL_JOB]: sendFailedMail,
+  [HELP_MAIL_JOB]: sendHelpMail,
+};
+
+/** Each runs 2 s after start, then on its own clock. */
+export const periodicTasks: PeriodicTask[] = [
+  { name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) },
+  { name: 'clean up sessions and links', everyMs: 60 * 60 * 1000, run: (c) => cleanupAuthData(c, c.now()) },
+  { name: 'refresh search words', everyMs: 10 * 60 * 1000, run: (c) => refreshSearchWords(c.db) },
+  { name: 'remove expired locations', everyMs: 5 * 60 * 1000, run: (c) => removeExpiredListings(c.db) },
+  { name: 'delete expired photo IDs', everyMs: 60 * 60 * 1000, run: (c) => deleteExpiredPhotoIds(c, c.now()) },
+  // Also 2 s after start: what a crash left between a provider's answer and our ledger is settled.
+  { name: 'settle open payments', everyMs: 60 * 1000, run: (c) => settleOpenPayments(c) },
+  // Each due slot exactly once, on any number of instances (docs/decisions/0402).
+  { name: 'auto-topup slots', everyMs: 60 * 1000, run: (c) => runDueSlots(c) },
+  // Pictures uploaded since the last scan, against all older ones (docs/decisions/0503).
+  { name: 'duplicate pictures', everyMs: 5 * 60 * 1000, run: (c) => scanDuplicates(c) },
+  { name: 'overview snapshots', everyMs: 60 * 60 * 1000, run: (c) => snapshotMetrics(c) },
+];
