@@ -2,6 +2,9 @@
 // ?v=<build id> (spec sections 1 and 7): the server serves /dyn/* as static files and the build id
 // doubles as a cache key that changes with each deploy.
 import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -69,10 +72,42 @@ function versionedChunks(buildId: string): Plugin {
   };
 }
 
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every text asset of the build (issue 14): the server sends
+ * them as they are (@fastify/static preCompressed), so no request pays for compressing a chunk, and
+ * brotli runs at its best quality once, at build time. Images and fonts are left alone.
+ */
+function precompress(): Plugin {
+  const TEXT = /\.(js|mjs|css|html|svg|json|txt|map)$/;
+  return {
+    name: 'precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? path.dirname(options.file ?? '');
+      for (const fileName of Object.keys(bundle)) {
+        if (!TEXT.test(fileName)) continue;
+        const file = path.join(dir, fileName);
+        const raw = fs.readFileSync(file);
+        if (raw.length < 1024) continue;
+        fs.writeFileSync(
+          `${file}.br`,
+          zlib.brotliCompressSync(raw, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+            },
+          }),
+        );
+        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(raw, { level: zlib.constants.Z_BEST_COMPRESSION }));
+      }
+    },
+  };
+}
+
 export default defineConfig(({ command }) => {
   const buildId = command === 'build' ? resolveBuildId() : 'dev';
   return {
-    plugins: [react(), versionedChunks(buildId)],
+    plugins: [react(), versionedChunks(buildId), precompress()],
     define: {
       'import.meta.env.VITE_BUILD_ID': JSON.stringify(buildId),
     },
@@ -90,6 +125,8 @@ export default defineConfig(({ command }) => {
       target: 'es2022',
       sourcemap: false,
       rolldownOptions: {
+        // precompress takes its seconds on purpose (brotli at best quality, once per build).
+        checks: { pluginTimings: false },
         output: {
           entryFileNames: `${ASSETS_DIR}/[name]-[hash].js`,
           assetFileNames: `${ASSETS_DIR}/[name]-[hash][extname]`,

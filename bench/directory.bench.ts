@@ -78,7 +78,15 @@ async function prepare(backend: string): Promise<Record<string, string>> {
 async function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [tsx, 'src/server/main.ts'], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {

@@ -2,6 +2,7 @@
 // the menu shows the advertiser's entries, and logout (a CSRF-guarded POST) returns to a visitor.
 import assert from 'node:assert/strict';
 import { journey, PHONE } from '../harness';
+import { acknowledge } from './auth-helpers';
 
 journey('advertiser: completion redirect, menu by role, logout', PHONE, async ({ page, baseUrl, screenshot }) => {
   await page.goto(`${baseUrl}/countries`);
@@ -29,12 +30,17 @@ journey('advertiser: completion redirect, menu by role, logout', PHONE, async ({
   await page.goto(`${baseUrl}/countries`);
   await page.waitForURL(`**/edit/${id}?action=complete`);
   await page.waitForFunction(() => document.body.id === 'edit-page');
+  // The completion walk says why (spec section 8: Complete your Profile).
+  await acknowledge(page, /Please complete your profile first\./);
 
   await page.getByRole('button', { name: 'Menu' }).click();
   for (const name of ['Your Profile', 'Edit Profile', 'TopUp', 'Account Settings']) {
     await page.getByRole('link', { name, exact: true }).waitFor();
   }
-  assert.equal(await page.getByRole('link', { name: 'Your Profile' }).getAttribute('href'), `/profile/${id}`);
+  assert.equal(
+    await page.getByRole('link', { name: 'Your Profile', exact: true }).getAttribute('href'),
+    `/profile/${id}`,
+  );
   assert.equal(await page.getByRole('link', { name: 'Escort? Join Now' }).count(), 0);
   assert.equal(await page.getByRole('link', { name: 'Admin Panel' }).count(), 0);
   await screenshot('1-advertiser-menu');

@@ -61,6 +61,8 @@ journey(
     await screenshot('5-verified');
     await acknowledge(page, /your email address is confirmed/);
     await page.waitForURL((url) => !url.pathname.startsWith('/verify/'));
+    // Home sends the incomplete profile on to its completion walk, which says why (spec section 8).
+    await acknowledge(page, /Please complete your profile first\./);
     await page.waitForTimeout(800);
     assert.equal(await banner.count(), 0, 'the banner is gone once the address is confirmed');
     assert.ok(
@@ -71,6 +73,7 @@ journey(
     // Sign out from the menu.
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/edit/'));
     await page.waitForLoadState('load');
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Log in', exact: true }).click();
@@ -113,6 +116,7 @@ journey(
     await login.getByLabel('Password', { exact: true }).fill(newPassword);
     await login.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(`**/edit/${id}?action=complete`);
+    await acknowledge(page, /Please complete your profile first\./);
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Account Settings' }).waitFor();
     assert.equal(await page.getByTestId('email-banner').count(), 0);

@@ -88,6 +88,13 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   assert.ok(scrollBefore > 100, `the list is scrolled (${scrollBefore})`);
   const historyBefore = await page.evaluate(() => window.history.length);
 
+  await page.waitForFunction(() => document.title.includes(' in ')); // "Escorts in {country} | site"
+  const listTitle = await page.title();
+  const titleRestored = (what: string) =>
+    page
+      .waitForFunction((expected) => document.title === expected, listTitle, { timeout: 5_000 })
+      .catch(async () => assert.fail(`${what}: title "${await page.title()}", expected "${listTitle}"`));
+
   // Open the third card: the modal, its address, its title, and the timeline.
   const [a, b, c] = [items[2].id, items[3].id, items[1].id];
   await cards.nth(2).locator('a').first().click();
@@ -172,12 +179,15 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   assert.equal(await page.evaluate(() => window.scrollY), scrollBefore, 'the list kept its scroll position');
   await screenshot('4-closed');
 
+  await titleRestored('closing the modal restores the exact title of the page');
+
   // Escape closes it as well; so does Back.
   await cards.nth(3).locator('a').first().click();
   await waitForModalProfile(page, b);
   await page.keyboard.press('Escape');
   await modal.waitFor({ state: 'detached' });
   await page.waitForURL(`**${listPath}`);
+  await titleRestored('Escape restores the exact title too');
   await cards.nth(1).locator('a').first().click();
   await waitForModalProfile(page, c);
   await page.goBack();

@@ -9,92 +9,86 @@ interface Item {
   id: number;
 }
 
-journey(
-  'directory: report a profile, comment on it',
-  PHONE,
-  async ({ page, baseUrl, screenshot, allowConsoleError }) => {
-    await acceptedNotice(page);
-    // The share bar on screen asks Tumblr for its count; the test network has no Tumblr.
-    allowConsoleError(/api\.tumblr\.com/);
-    const country = await busiestCountry(page, baseUrl);
-    const list = await page.request.post(`${baseUrl}/api/directory/getDirectory`, {
-      data: { category: 'escorts', country: country.slug },
-    });
-    const items = ((await list.json()) as { data: Item[] }).data;
-    // A profile whose owner has comments on.
-    let id = 0;
-    for (const item of items) {
-      const { profile } = (await (await page.request.get(`${baseUrl}/api/getProfile/${item.id}`)).json()) as {
-        profile: { comments_enabled: boolean };
-      };
-      if (profile.comments_enabled) {
-        id = item.id;
-        break;
-      }
+journey('directory: report a profile, comment on it', PHONE, async ({ page, baseUrl, screenshot }) => {
+  await acceptedNotice(page);
+  const country = await busiestCountry(page, baseUrl);
+  const list = await page.request.post(`${baseUrl}/api/directory/getDirectory`, {
+    data: { category: 'escorts', country: country.slug },
+  });
+  const items = ((await list.json()) as { data: Item[] }).data;
+  // A profile whose owner has comments on.
+  let id = 0;
+  for (const item of items) {
+    const { profile } = (await (await page.request.get(`${baseUrl}/api/getProfile/${item.id}`)).json()) as {
+      profile: { comments_enabled: boolean };
+    };
+    if (profile.comments_enabled) {
+      id = item.id;
+      break;
     }
-    assert.ok(id, 'a seeded profile has comments on');
+  }
+  assert.ok(id, 'a seeded profile has comments on');
 
-    await page.goto(`${baseUrl}/profile/${id}`);
-    await page.getByTestId('profile-name').waitFor();
+  await page.goto(`${baseUrl}/profile/${id}`);
+  await page.getByTestId('profile-name').waitFor();
 
-    // The phone: a tel: link without spaces, with the mention note; a tap is counted as a reveal.
-    const phone = page.getByTestId('profile-phone');
-    const number = (await phone.innerText()).replace(/^[^+\d]+/, '').trim();
-    assert.equal(await phone.getAttribute('href'), `tel:${number.replace(/\s+/g, '')}`);
-    await page.getByText('Please mention that you found this profile on Companion Directory.').waitFor();
-    // Keep the browser from handing tel: to the system once the app has seen the tap.
-    await page.evaluate(() =>
-      document.addEventListener('click', (event) => {
-        if ((event.target as Element).closest('a[href^="tel:"]')) event.preventDefault();
-      }),
-    );
-    const reveal = page.waitForResponse((r) => r.url().endsWith(`/api/directory/phoneReveal/${id}`));
-    await phone.click();
-    assert.equal((await reveal).status(), 200);
+  // The phone: a tel: link without spaces, with the mention note; a tap is counted as a reveal.
+  const phone = page.getByTestId('profile-phone');
+  const number = (await phone.innerText()).replace(/^[^+\d]+/, '').trim();
+  assert.equal(await phone.getAttribute('href'), `tel:${number.replace(/\s+/g, '')}`);
+  await page.getByText('Please mention that you found this profile on Companion Directory.').waitFor();
+  // Keep the browser from handing tel: to the system once the app has seen the tap.
+  await page.evaluate(() =>
+    document.addEventListener('click', (event) => {
+      if ((event.target as Element).closest('a[href^="tel:"]')) event.preventDefault();
+    }),
+  );
+  const reveal = page.waitForResponse((r) => r.url().endsWith(`/api/directory/phoneReveal/${id}`));
+  await phone.click();
+  assert.equal((await reveal).status(), 200);
 
-    const comments = page.getByTestId('comments');
-    await comments.getByRole('button', { name: 'Log in to comment' }).click();
-    await page.getByTestId('login-modal').waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByTestId('login-modal').waitFor({ state: 'detached' });
+  const comments = page.getByTestId('comments');
+  await comments.getByRole('button', { name: 'Log in to comment' }).click();
+  await page.getByTestId('login-modal').waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('login-modal').waitFor({ state: 'detached' });
 
-    // Report: the two safeguarding reasons come first, in their own box.
-    await page.getByTestId('report-open').click();
-    const dialog = page.getByTestId('report-dialog');
-    await dialog.waitFor();
-    const reasons = await dialog.locator('.report__option').allInnerTexts();
-    assert.deepEqual(reasons.slice(0, 2), [
-      'This person may be under 18',
-      'This person may not be here of their own free will',
-    ]);
-    assert.equal(await dialog.locator('.report__group--urgent .report__option').count(), 2);
-    await screenshot('1-report');
-    await dialog.getByLabel('This person may be under 18').check();
-    await dialog.getByLabel('What happened? (optional)').fill('Looks very young in the photos.');
-    const sent = page.waitForRequest((r) => r.url().endsWith('/api/directory/setFeedback'));
-    await dialog.getByRole('button', { name: 'Send report' }).click();
-    assert.deepEqual((await sent).postDataJSON(), {
-      data: { profile_id: id, reason: 'may_be_under_18', message: 'Looks very young in the photos.' },
-    });
-    const notice = page.getByTestId('notification-dialog');
-    await notice.getByText('Thank you. Our team reviews safety reports first.').waitFor();
-    await dialog.waitFor({ state: 'detached' });
-    await notice.getByRole('button', { name: 'OK' }).click();
+  // Report: the two safeguarding reasons come first, in their own box.
+  await page.getByTestId('report-open').click();
+  const dialog = page.getByTestId('report-dialog');
+  await dialog.waitFor();
+  const reasons = await dialog.locator('.report__option').allInnerTexts();
+  assert.deepEqual(reasons.slice(0, 2), [
+    'This person may be under 18',
+    'This person may not be here of their own free will',
+  ]);
+  assert.equal(await dialog.locator('.report__group--urgent .report__option').count(), 2);
+  await screenshot('1-report');
+  await dialog.getByLabel('This person may be under 18').check();
+  await dialog.getByLabel('What happened? (optional)').fill('Looks very young in the photos.');
+  const sent = page.waitForRequest((r) => r.url().endsWith('/api/directory/setFeedback'));
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  assert.deepEqual((await sent).postDataJSON(), {
+    data: { profile_id: id, reason: 'may_be_under_18', message: 'Looks very young in the photos.' },
+  });
+  const notice = page.getByTestId('notification-dialog');
+  await notice.getByText('Thank you. Our team reviews safety reports first.').waitFor();
+  await dialog.waitFor({ state: 'detached' });
+  await notice.getByRole('button', { name: 'OK' }).click();
 
-    // Signed in (a new account: the completion redirect comes first, Back returns to the profile).
-    await registerViaApi(page, 'commenter');
-    await page.goto(`${baseUrl}/profile/${id}`);
-    await page.waitForURL('**/edit/*?action=complete');
-    await page.goBack();
-    await page.getByTestId('profile-name').waitFor();
-    const text = `Lovely conversation, thank you ${Date.now().toString(36)}`;
-    await comments.getByLabel('Your comment').fill(text);
-    await comments.getByRole('button', { name: 'Post comment' }).click();
-    const posted = comments.getByTestId('comment').filter({ hasText: text });
-    await posted.waitFor();
-    assert.match(await posted.innerText(), /^Member/);
-    assert.equal(await comments.getByLabel('Your comment').inputValue(), '');
-    await posted.scrollIntoViewIfNeeded();
-    await screenshot('2-commented');
-  },
-);
+  // Signed in (a new account: the completion redirect comes first, Back returns to the profile).
+  await registerViaApi(page, 'commenter');
+  await page.goto(`${baseUrl}/profile/${id}`);
+  await page.waitForURL('**/edit/*?action=complete');
+  await page.goBack();
+  await page.getByTestId('profile-name').waitFor();
+  const text = `Lovely conversation, thank you ${Date.now().toString(36)}`;
+  await comments.getByLabel('Your comment').fill(text);
+  await comments.getByRole('button', { name: 'Post comment' }).click();
+  const posted = comments.getByTestId('comment').filter({ hasText: text });
+  await posted.waitFor();
+  assert.match(await posted.innerText(), /^Member/);
+  assert.equal(await comments.getByLabel('Your comment').inputValue(), '');
+  await posted.scrollIntoViewIfNeeded();
+  await screenshot('2-commented');
+});

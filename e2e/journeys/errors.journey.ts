@@ -29,12 +29,11 @@ journey(
     await page.waitForURL(`**/escorts/${slug}`);
     await page.getByTestId('profile-card').first().waitFor();
 
-    // A visitor's start-up user-data call is a quiet 401: no login modal.
+    // Spec section 1: only signed-in users get the user-data fetch and the online ping, so a visitor's
+    // page makes no call that answers 401 (and opens no login modal).
     await page.waitForTimeout(1200);
-    assert.ok(
-      requests.some((url) => url.includes('/api/app/getData/')),
-      'user data was asked for',
-    );
+    assert.ok(!requests.some((url) => url.includes('/api/app/getData/')), 'a visitor is not asked for user data');
+    assert.ok(!requests.some((url) => url.includes('/api/app/ping')), 'a visitor is not pinged');
     assert.equal(await page.getByTestId('login-modal').count(), 0);
 
     // 422 -> validation-error dialog titled with the message, errors grouped by field.
@@ -52,9 +51,32 @@ journey(
     assert.equal(status, 422);
     const validation = page.getByTestId('validation-dialog');
     await validation.waitFor();
-    assert.match(await validation.getByRole('heading').innerText(), /The given data was invalid/);
+    assert.match(await validation.getByRole('heading').innerText(), /Please check what you entered/);
     await validation.locator('[data-field="country"]').waitFor();
     await screenshot('2-validation-dialog');
+    await page.keyboard.press('Escape');
+    await validation.waitFor({ state: 'detached' });
+
+    // In each item only the first line break is shown (spec section 2).
+    await page.route('**/api/directory/getDirectory*', (route) =>
+      route.fulfill({
+        status: 422,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          message: 'Please check what you entered.',
+          errors: { country: ['first\nsecond\nthird'] },
+        }),
+      }),
+    );
+    await page.evaluate(() =>
+      window
+        .__directoryApp!.api('/directory/getDirectory', { method: 'POST', body: { country: 'x' } })
+        .catch(() => null),
+    );
+    const item = validation.locator('[data-field="country"] .field-errors__message');
+    await item.waitFor();
+    assert.equal(await item.evaluate((el) => el.innerHTML), 'first<br>second third');
+    await page.unroute('**/api/directory/getDirectory*');
     await page.keyboard.press('Escape');
     await validation.waitFor({ state: 'detached' });
 
@@ -96,5 +118,21 @@ journey(
     // 404 -> page-not-found screen.
     await page.evaluate(() => window.__directoryApp!.api('/getProfile/2147483000').catch(() => null));
     await page.waitForURL('**/page-not-found');
+
+    // A section script that cannot be loaded: after the one reload, a dialog in the page's language says
+    // "Loading chunk {n} failed" with the failure type and the address, and offers to try again.
+    allowConsoleError(/net::ERR_FAILED|Failed to fetch dynamically imported module|Section failed|Loading chunk/);
+    await page.route(/\/dyn\/auth-[^/]*\.js/, (route) => route.abort());
+    await page.goto(`${baseUrl}/login`);
+    const chunkDialog = page.getByTestId('notification-dialog');
+    await chunkDialog.waitFor();
+    const chunkText = await chunkDialog.innerText();
+    assert.match(chunkText, /Loading chunk auth failed\. \(error: http:\/\/[^)]*\/dyn\/auth-[^)]*\.js[^)]*\)/);
+    assert.doesNotMatch(chunkText, /Failed to fetch/);
+    await chunkDialog.getByRole('button', { name: 'Try again' }).waitFor();
+    await screenshot('6-chunk-failed');
+    await page.unroute(/\/dyn\/auth-[^/]*\.js/);
+    await chunkDialog.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('input[type="password"]').first().waitFor(); // the login form, loaded on the retry
   },
 );

@@ -82,6 +82,8 @@ journey(
 
     await linksCard.getByRole('button', { name: `Switch to ${second.username}` }).click();
     await page.waitForURL(`**/edit/${second.id}?action=complete`);
+    // The completion walk says why the switched-to account landed there (spec section 8).
+    await acknowledge(page, /Please complete your profile first\./);
     const settingsLink = page.getByRole('link', { name: 'Account Settings' });
     assert.equal(await settingsLink.getAttribute('href'), `/edit/account/${second.id}`);
     await settingsLink.click();

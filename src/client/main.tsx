@@ -8,6 +8,11 @@ import './styles.css';
 
 // Every visible string goes through t(), so nothing renders before the common catalogues are
 // there; the first screen's section downloads meanwhile.
+// The CSP nonce the server gave this page: libraries that write <style> elements at run time (the
+// dialogs' scroll lock) read it as __webpack_nonce__ (get-nonce), so the CSP needs no inline exception.
+const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
+if (nonce) (window as unknown as { __webpack_nonce__?: string }).__webpack_nonce__ = nonce;
+
 async function start() {
   preloadSectionFor(window.location.pathname);
   await initI18n();

@@ -1,8 +1,10 @@
 // buildApp() assembles the Fastify app from a context; main.ts listens, tests inject.
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -12,9 +14,13 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { AppContext } from './context';
 import { callLanguage, translateBody } from './lib/message-i18n';
 import { RedisRateLimiter } from './lib/rate-limiter';
-import { plainNotFound, registerErrorHandler } from './plugins/error-handler';
+import { clientErrorHandler, frameworkErrors, plainNotFound, registerErrorHandler } from './plugins/error-handler';
+import { applyHttpLimits, HTTP_LIMITS, serverOptions, type HttpLimits } from './plugins/http-limits';
+import { recordRoutes } from './plugins/route-table';
+import { sameOriginPlugin } from './plugins/same-origin';
 import { sessionPlugin } from './plugins/session';
 import { accountRoutes } from './modules/account/account.routes';
+import { adminRoutes } from './modules/admin/admin.routes';
 import { appRoutes } from './modules/app/app.routes';
 import { devOutboxRoutes } from './modules/app/dev-outbox.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -22,53 +28,97 @@ import { autoTopupRoutes } from './modules/auto-topup/auto-topup.routes';
 import { commentsRoutes } from './modules/comments/comments.routes';
 import { directoryRoutes } from './modules/directory/directory.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { languageRoutes } from './modules/i18n/language.routes';
+import { helpRoutes } from './modules/help/help.routes';
 import { mediaRoutes } from './modules/media/media.routes';
 import { moneyRoutes, webhookRoutes } from './modules/money/money.routes';
 import { noticesRoutes } from './modules/notices/notices.routes';
+import { profileEditRoutes } from './modules/profiles/profile-edit.routes';
+import { urlForLog } from './modules/money/card-guard';
 import { sandboxInUse } from './modules/money/providers';
 import { sandboxAcquirerRoutes } from './modules/sandbox-acquirer/sandbox-acquirer.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
+import { shareRoutes } from './modules/share/share.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { injectPage, renderProfileHtml } from './modules/seo/seo.html';
-import { baseUrl, pageMeta } from './modules/seo/seo.service';
+import { languageUrls, pageMeta } from './modules/seo/seo.service';
 import { legacyRedirect } from '#shared/routes.ts';
 import { urlLanguage } from './lib/i18n';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLIENT_DIR = path.join(ROOT_DIR, 'dist/client');
 
+const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), display-capture=(), geolocation=(self), gyroscope=(), magnetometer=(), ' +
+  'microphone=(), midi=(), payment=(), usb=(), browsing-topics=()';
+
 export interface BuildOptions {
   logger?: boolean;
+  /** Log into this stream instead of stdout (tests that read what is logged). */
+  logStream?: { write(line: string): void };
   /** Serve the built SPA from dist/client (off in API tests). */
   serveClient?: boolean;
   /** Where the built SPA is (tests point at a fixture). */
   clientDir?: string;
+  /** Time limits and connection caps of the HTTP server (tests shorten them). */
+  httpLimits?: Partial<HttpLimits>;
+}
+
+/** What a log line says of a request: never a card number someone put in the URL (money/card-guard.ts). */
+function logRequest(req: FastifyRequest) {
+  return { method: req.method, url: urlForLog(req.url), host: req.host, remoteAddress: req.ip };
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const limits = { ...HTTP_LIMITS, ...opts.httpLimits };
   const app = Fastify({
-    logger: opts.logger ? { level: ctx.env.LOG_LEVEL } : false,
+    ...serverOptions(limits),
+    logger:
+      opts.logger || opts.logStream
+        ? {
+            level: ctx.env.LOG_LEVEL,
+            serializers: { req: logRequest },
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+          }
+        : false,
     // One line per request drowns the console of a local run; turn it on with LOG_LEVEL=debug.
     logController: new LogController({
       disableRequestLogging: ctx.env.LOG_LEVEL !== 'debug' && ctx.env.LOG_LEVEL !== 'trace',
     }),
     trustProxy: parseTrustProxy(ctx.env.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
+  recordRoutes(app);
+  applyHttpLimits(app, limits, !!ctx.env.TRUST_PROXY);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
+  // Every text answer compressed (brotli, else gzip); images and video are left as they are. Built
+  // assets come precompressed (vite.config.ts precompress) and are sent as stored.
+  await app.register(compress, {
+    global: true,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    // Quality 4 compresses a directory page to about what gzip -9 does, at a fraction of the CPU.
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(cookie);
   await app.register(helmet, {
+    // No inline style or script and no foreign script host (issue 8, item 11; docs/decisions/0805): the
+    // <style> elements a library writes at run time (the dialogs' scroll lock) carry the page's nonce,
+    // which the page names in <meta name="csp-nonce">; the Tumblr count comes through our own API.
+    enableCSPNonces: true,
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'", 'https://api.tumblr.com'], // Tumblr share count, JSONP: docs/decisions/0200
+        styleSrc: ["'self'"],
+        scriptSrc: ["'self'"],
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
@@ -84,6 +134,17 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     ...(ctx.limiter instanceof RedisRateLimiter ? { redis: ctx.limiter.redis, nameSpace: 'route-limit:' } : {}),
   });
   await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 10 } });
+  app.addHook('onSend', async (request, reply) => {
+    // Features no page of the site uses are off; geolocation is for "nearby" on our own pages only.
+    void reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // An answer for a signed-in account (email, mobile, balance...) or one that starts a session is
+    // never kept by a browser or a shared cache.
+    // A route that already said no-store (the private photo ID says "private, no-store") keeps its own.
+    const own = String(reply.getHeader('cache-control') ?? '');
+    if (request.url.startsWith('/api/') && (request.user || reply.hasHeader('set-cookie')) && !own.includes('no-store'))
+      void reply.header('cache-control', 'no-store');
+  });
+  sameOriginPlugin(app);
   await app.register(sessionPlugin, { ctx });
   // Error and notice texts in the language of the page that called (docs/decisions/0009).
   app.addHook('preSerialization', async (request, _reply, payload) =>
@@ -93,6 +154,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { ctx });
+      await api.register(languageRoutes, { ctx });
+      await api.register(helpRoutes, { ctx });
       await api.register(appRoutes, { ctx });
       await api.register(authRoutes, { ctx });
       await api.register(accountRoutes, { ctx });
@@ -104,6 +167,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       await api.register(webhookRoutes, { ctx });
       await api.register(autoTopupRoutes, { ctx });
       await api.register(noticesRoutes, { ctx });
+      await api.register(shareRoutes, { ctx });
+      await api.register(profileEditRoutes, { ctx });
+      await api.register(adminRoutes, { ctx });
     },
     { prefix: '/api' },
   );
@@ -137,6 +203,7 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
     prefix: '/',
     wildcard: false,
     index: false,
+    preCompressed: true,
     decorateReply: false,
     setHeaders(res, file) {
       // Section chunks carry a content hash and the ?v= build id: cache them for good.
@@ -144,20 +211,28 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
         res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
+  const notPage = (url: string) => url.startsWith('/api/') || url.startsWith('/media/') || url.startsWith('/dyn/');
   app.setNotFoundHandler(async (request, reply) => {
+    const moved = legacyRedirect(request.url);
+    if (moved) return reply.redirect(moved, 301);
+    return reply.code(404).send({ message: 'Not found.' });
+  });
+  // Pages are a route (not the not-found handler) so that route hooks, compression first, apply to them.
+  app.get('/*', async (request, reply) => {
     const url = request.url;
     const moved = legacyRedirect(url);
     if (moved) return reply.redirect(moved, 301);
-    if (url.startsWith('/api/') || url.startsWith('/media/') || url.startsWith('/dyn/') || request.method !== 'GET') {
-      return reply.code(404).send({ message: 'Not found.' });
-    }
+    if (notPage(url)) return reply.code(404).send({ message: 'Not found.' });
     // Every other path is a client route; the SPA shows page-not-found for unknown ones. Public
     // pages arrive with their head and first HTML already rendered, for search engines and previews.
-    const base = baseUrl(ctx, request.host);
-    const meta = await pageMeta(ctx, url, base, (profile) =>
-      renderProfileHtml(profile, urlLanguage(url, request.hostname)),
+    const lang = urlLanguage(url, request.hostname);
+    const urls = languageUrls(ctx, request.host, url);
+    const meta = await pageMeta(ctx, url, urls, lang, (profile) => renderProfileHtml(profile, lang));
+    const nonce = reply.cspNonce.style;
+    const html = injectPage(indexHtml, meta, urls, lang, url).replace(
+      '<head>',
+      `<head><meta name="csp-nonce" content="${nonce}">`,
     );
-    const html = meta ? injectPage(indexHtml, meta, base, url) : indexHtml;
     return reply
       .code(meta?.status ?? 200)
       .type('text/html; charset=utf-8')

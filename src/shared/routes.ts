@@ -154,6 +154,43 @@ export const ROUTES: RouteMeta[] = [
     auth: true,
     admin: true,
   },
+  // Admin screens beyond the spec's five (issue 12): reports, duplicate pictures, audit log, money.
+  {
+    name: 'admin-reports',
+    path: '/admin/reports',
+    section: 'admin',
+    title: 'adminReports',
+    nav: 'full',
+    auth: true,
+    admin: true,
+  },
+  {
+    name: 'admin-duplicates',
+    path: '/admin/duplicates',
+    section: 'admin',
+    title: 'adminDuplicates',
+    nav: 'full',
+    auth: true,
+    admin: true,
+  },
+  {
+    name: 'admin-audit',
+    path: '/admin/audit',
+    section: 'admin',
+    title: 'adminAudit',
+    nav: 'full',
+    auth: true,
+    admin: true,
+  },
+  {
+    name: 'admin-money',
+    path: '/admin/money',
+    section: 'admin',
+    title: 'adminMoney',
+    nav: 'full',
+    auth: true,
+    admin: true,
+  },
 ];
 
 /** Old paths that move permanently. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadWithRetry, RELOAD_FLAG_PREFIX, withTimeout } from './lazy-with-retry';
+import { loadWithRetry, RELOAD_FLAG_PREFIX, withTimeout, toChunkLoadError, ChunkLoadError } from './lazy-with-retry';
 
 function fakeWindow() {
   const store = new Map<string, string>();
@@ -53,6 +53,26 @@ describe('loadWithRetry', () => {
 
 describe('withTimeout', () => {
   it('rejects with the chunk name once the time is up', async () => {
-    await expect(withTimeout(new Promise(() => {}), 10, 'admin')).rejects.toThrow('Loading chunk admin failed');
+    await expect(withTimeout(new Promise(() => {}), 10, 'admin')).rejects.toThrow(
+      'Loading chunk admin failed. (timeout: /dyn/admin)',
+    );
+  });
+});
+
+describe('toChunkLoadError', () => {
+  it("names the chunk, the failure type and the script's address instead of the browser's wording", () => {
+    const browser = new TypeError(
+      'Failed to fetch dynamically imported module: http://localhost:3000/dyn/auth-AbC123.js?v=42',
+    );
+    const error = toChunkLoadError('auth', browser);
+    expect(error).toBeInstanceOf(ChunkLoadError);
+    expect(error).toMatchObject({ chunk: 'auth', type: 'error', url: 'http://localhost:3000/dyn/auth-AbC123.js?v=42' });
+    expect(error.message).toBe('Loading chunk auth failed. (error: http://localhost:3000/dyn/auth-AbC123.js?v=42)');
+    expect(error.message).not.toContain('Failed to fetch');
+  });
+
+  it('keeps a timeout as it is', async () => {
+    const timeout = await withTimeout(new Promise(() => {}), 5, 'edit').catch((e: unknown) => e);
+    expect(toChunkLoadError('edit', timeout)).toBe(timeout);
   });
 });

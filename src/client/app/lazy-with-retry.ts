@@ -7,9 +7,33 @@ import { SECTION_LOAD_TIMEOUT_MS } from '#shared/constants.ts';
 
 export const RELOAD_FLAG_PREFIX = 'lazy-reloaded:';
 
+/**
+ * Spec section 8: a section script that fails to load raises 'Loading chunk {n} failed' with the failure
+ * type and the address (the browser's own wording, "Failed to fetch dynamically imported module", is not
+ * shown). `type` is 'timeout' when it took too long, 'error' when the browser could not load it.
+ */
+export class ChunkLoadError extends Error {
+  constructor(
+    readonly chunk: string,
+    readonly type: 'timeout' | 'error',
+    readonly url: string,
+  ) {
+    super(`Loading chunk ${chunk} failed. (${type}: ${url})`);
+    this.name = 'ChunkLoadError';
+  }
+}
+
+/** The section's failure as a ChunkLoadError, with the script's address when the browser named it. */
+export function toChunkLoadError(chunk: string, error: unknown): ChunkLoadError {
+  if (error instanceof ChunkLoadError) return error;
+  const text = error instanceof Error ? error.message : String(error);
+  const url = /(https?:\/\/[^\s'"]+)/.exec(text)?.[1] ?? `/dyn/${chunk}`;
+  return new ChunkLoadError(chunk, 'error', url);
+}
+
 export function withTimeout<T>(promise: Promise<T>, ms: number, name: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Loading chunk ${name} failed. (timeout)`)), ms);
+    const timer = setTimeout(() => reject(new ChunkLoadError(name, 'timeout', `/dyn/${name}`)), ms);
     promise.then(
       (value) => {
         clearTimeout(timer);
@@ -76,6 +100,13 @@ export function lazyWithRetry<P extends object>(
 ): PreloadableLazy<P> {
   let pending: Promise<ComponentType<P>> | undefined;
   const preload = () => (pending ??= withTimeout(load(), timeoutMs, name));
-  const component = lazy(async () => ({ default: await loadWithRetry(name, preload) }));
+  const component = lazy(async () => {
+    try {
+      return { default: await loadWithRetry(name, preload) };
+    } catch (error) {
+      pending = undefined; // a retry loads afresh
+      throw toChunkLoadError(name, error);
+    }
+  });
   return Object.assign(component, { preload });
 }

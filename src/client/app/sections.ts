@@ -28,7 +28,9 @@ export const SECTION_COMPONENTS: Record<Section, PreloadableLazy<SectionProps>> 
   directory: section('directory', ['directory'], () =>
     import('#client/sections/directory/index.tsx').then((m) => m.DirectorySection),
   ),
-  edit: section('edit', ['media'], () => import('#client/sections/edit/index.tsx').then((m) => m.EditSection)),
+  edit: section('edit', ['edit', 'media', 'directory'], () =>
+    import('#client/sections/edit/index.tsx').then((m) => m.EditSection),
+  ),
   auth: section('auth', ['auth'], () => import('#client/sections/auth/index.tsx').then((m) => m.AuthSection)),
   checkout: section('checkout', ['money'], () =>
     import('#client/sections/checkout/index.tsx').then((m) => m.CheckoutSection),
@@ -36,7 +38,9 @@ export const SECTION_COMPONENTS: Record<Section, PreloadableLazy<SectionProps>> 
   settings: section('settings', ['settings', 'auth'], () =>
     import('#client/sections/settings/index.tsx').then((m) => m.SettingsSection),
   ),
-  admin: section('admin', [], () => import('#client/sections/admin/index.tsx').then((m) => m.AdminSection)),
+  admin: section('admin', ['admin', 'money'], () =>
+    import('#client/sections/admin/index.tsx').then((m) => m.AdminSection),
+  ),
 };
 
 /** Starts downloading the section of the first screen while i18n starts up. */

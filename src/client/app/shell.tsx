@@ -4,6 +4,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
 import { BODY_ID_SUFFIX } from '#shared/routes.ts';
+import { AdminModalHost } from '#client/components/admin-modal-host.tsx';
 import { AdultNotice } from '#client/components/adult-notice.tsx';
 import { DialogHost } from '#client/components/dialogs/dialog-host.tsx';
 import { Footer } from '#client/components/footer.tsx';
@@ -73,6 +74,7 @@ export function Shell() {
       <Footer />
       <LoadingOverlay />
       <ProfileModalHost />
+      <AdminModalHost />
       <DialogHost />
       <ScrollRestoration />
     </>

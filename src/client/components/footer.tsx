@@ -4,7 +4,8 @@ import { Link } from 'react-router';
 export function Footer() {
   const { t } = useTranslation();
   return (
-    <footer className="footer">
+    // The build id stays in the HTML for support (data-build), not as text visitors read.
+    <footer className="footer" data-build={import.meta.env.VITE_BUILD_ID}>
       <div className="footer__inner">
         <p className="footer__statement">
           <strong className="badge badge--adult">18+</strong> {t('statement')}
@@ -13,6 +14,9 @@ export function Footer() {
           <ul className="footer__links">
             <li>
               <Link to="/countries">{t('nav.worldwide')}</Link>
+            </li>
+            <li>
+              <Link to="/feed">{t('nav.feed')}</Link>
             </li>
             <li>
               <Link to="/what-you-get">{t('nav.whatYouGet')}</Link>
@@ -25,7 +29,6 @@ export function Footer() {
             </li>
           </ul>
         </nav>
-        <p className="footer__build">v {import.meta.env.VITE_BUILD_ID}</p>
       </div>
     </footer>
   );

@@ -1,5 +1,7 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChunkLoadError } from '#client/app/lazy-with-retry.ts';
+import { escapeHtml, notify } from '#client/lib/dialogs.ts';
 
 interface Props {
   /** Changing it (the path) clears a shown error, so navigating away recovers. */
@@ -30,11 +32,25 @@ export class SectionErrorBoundary extends Component<Props, { error: Error | null
 
 function SectionError({ error }: { error: Error }) {
   const { t } = useTranslation();
+  const chunk = error instanceof ChunkLoadError ? error : null;
+  useEffect(() => {
+    if (!chunk) return;
+    // Spec section 8: "Loading chunk {n} failed" with the failure type and address, in a dialog that can retry.
+    void notify({
+      title: t('errors.chunkTitle'),
+      message: escapeHtml(
+        t('errors.chunkFailed', { chunk: chunk.chunk, type: t(`errors.chunkType.${chunk.type}`), url: chunk.url }),
+      ),
+      icon: 'error',
+      ok: t('errors.retry'),
+      cancel: t('dialog.close'),
+      reload: true,
+    });
+  }, [chunk, t]);
   return (
-    <section className="container container--narrow" role="alert">
+    <section className="container container--narrow" role="alert" data-testid="section-error">
       <h1>{t('errors.sectionTitle')}</h1>
       <p className="lead">{t('errors.sectionMessage')}</p>
-      <p className="muted small">{error.message}</p>
       <button type="button" className="button button--primary" onClick={() => window.location.reload()}>
         {t('errors.reload')}
       </button>

@@ -4,6 +4,8 @@ import { Link, useLocation } from 'react-router';
 import { NARROW_BREAKPOINT } from '#shared/constants.ts';
 import type { RouteMeta } from '#shared/routes.ts';
 import type { CurrentUser } from '#client/features/app/api.ts';
+import { AdminSearchBox } from './admin-search-box';
+import { LanguageSwitcher } from './language-switcher';
 import { NavMenu } from './nav-menu';
 import { SearchBox } from './search-box';
 
@@ -52,6 +54,9 @@ export function TopBar({
               if (isNarrow()) setOpen((value) => !value);
             }}
           />
+          {/* Spec section 2: admins also get the admin search box (no minimum length). */}
+          {user?.role === 'admin' && <AdminSearchBox />}
+          <LanguageSwitcher user={user} />
           <NavMenu user={user} country={country} />
         </div>
       </div>

@@ -25,7 +25,7 @@ describe('api error catalogue', () => {
 
   it('shows a 422 in the validation dialog', async () => {
     const body = {
-      message: 'The given data was invalid.',
+      message: 'Please check what you entered.',
       errors: { country: ['Use lowercase letters and hyphens only.'] },
     };
     respond(json(422, body));

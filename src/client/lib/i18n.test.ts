@@ -19,6 +19,12 @@ describe('pickLanguage', () => {
   it('lets ?lang= pick the language of an indexed URL', () => {
     expect(pickLanguage(at('de.example.com', '?lang=es'))).toBe('es');
   });
+  it("puts the switcher's remembered choice above host and account, below ?lang=", () => {
+    expect(pickLanguage(at('de.example.com'), 'es', 'en')).toBe('en');
+    expect(pickLanguage(at('example.com'), 'de', 'pt')).toBe('pt');
+    expect(pickLanguage(at('example.com', '?lang=de'), null, 'es')).toBe('de');
+    expect(pickLanguage(at('de.example.com'), null, 'fr')).toBe('de');
+  });
 });
 
 function keys(catalogue: Catalogue, prefix = ''): string[] {

@@ -3,8 +3,8 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGES, loadCatalogue } from '#shared/i18n/index.ts';
-import { LANGUAGES } from '#shared/constants.ts';
-import { pickLanguage } from '#shared/rules/language.ts';
+import { LANGUAGES, type Language } from '#shared/constants.ts';
+import { pickLanguage, queryLanguage, textLanguage } from '#shared/rules/language.ts';
 
 export const i18n = i18next.createInstance();
 
@@ -29,7 +29,8 @@ export function initI18n(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const lng = pickLanguage(window.location);
+  // Portuguese pages read the Spanish texts and formats until a Portuguese catalogue exists.
+  const lng = textLanguage(pickLanguage(window.location, null, chosenLanguage()));
   await i18n
     .use(catalogueBackend)
     .use(initReactI18next)
@@ -49,8 +50,35 @@ async function start(): Promise<void> {
 
 /** Called once the user data arrives: switches to the user's language unless the host fixed one. */
 export async function applyUserLanguage(userLanguage: string | null | undefined): Promise<void> {
-  const next = pickLanguage(window.location, userLanguage);
+  const next = textLanguage(pickLanguage(window.location, userLanguage, chosenLanguage()));
   if (next !== i18n.language) await i18n.changeLanguage(next);
+}
+
+const CHOICE_KEY = 'language';
+
+/** The language picked with the menu's switcher on this device, if any. */
+export function chosenLanguage(): string | null {
+  try {
+    return window.localStorage.getItem(CHOICE_KEY);
+  } catch {
+    return null; // storage blocked: no remembered choice
+  }
+}
+
+/** The switcher: remembers the choice on this device and shows it at once (an indexed ?lang= still wins). */
+export async function chooseLanguage(language: Language): Promise<void> {
+  try {
+    window.localStorage.setItem(CHOICE_KEY, language);
+  } catch {
+    // storage blocked: the choice lasts for this page
+  }
+  const next = textLanguage(queryLanguage(window.location.search) ?? language);
+  if (next !== i18n.language) await i18n.changeLanguage(next);
+}
+
+/** The language the page's URL, choice, host and account make (the switcher's value; pt stays pt). */
+export function displayedLanguage(userLanguage?: string | null): Language {
+  return pickLanguage(window.location, userLanguage, chosenLanguage());
 }
 
 function syncDocumentLanguage(): void {

@@ -15,11 +15,11 @@ describe('server messages in the language of the page', () => {
     const call = (headers: Record<string, string>) =>
       t.app.inject({ method: 'POST', url: '/api/directory/getDirectory', payload: { category: 'female' }, headers });
     expect((await call({ 'x-language': 'de' })).json()).toEqual({
-      message: 'Die Angaben sind ungültig.',
+      message: 'Bitte prüfe deine Eingaben.',
       errors: { country: ['Country darf nicht leer sein!'] },
     });
     expect((await call({})).json()).toEqual({
-      message: 'The given data was invalid.',
+      message: 'Please check what you entered.',
       errors: { country: ["Country can't be blank!"] },
     });
   });

@@ -28,14 +28,45 @@ export function translateMessage(message: string, lang: Language): string {
   if (lang === 'en') return message;
   const t = table(lang === 'de' ? 'de' : 'es'); // pt uses the Spanish texts
   if (t[message]) return t[message];
-  const wait = /^Too many attempts\. Please try again in (\d+) minutes?\.$/.exec(message);
-  if (wait) {
-    const key = `Too many attempts. Please try again in {{count}} minute${wait[1] === '1' ? '' : 's'}.`;
-    return t[key] ? fill(t[key], { count: wait[1] }) : message;
+  // Sentences with values ("Too many attempts. Please try again in 5 minutes.", "Age must be at least
+  // 18."): the table's keys with {{placeholders}} are templates, matched as patterns.
+  for (const { pattern, names, key } of templates(lang === 'de' ? 'de' : 'es')) {
+    const m = pattern.exec(message);
+    if (m) return fill(t[key], Object.fromEntries(names.map((name, i) => [name, m[i + 1]])));
   }
-  const blank = /^(.+) can't be blank!$/.exec(message);
-  if (blank && t["{{label}} can't be blank!"]) return fill(t["{{label}} can't be blank!"], { label: blank[1] });
   return message;
+}
+
+interface Template {
+  pattern: RegExp;
+  names: string[];
+  key: string;
+}
+const compiled = new Map<string, Template[]>();
+
+function templates(lang: 'de' | 'es'): Template[] {
+  let list = compiled.get(lang);
+  if (!list) {
+    list = Object.keys(table(lang))
+      .filter((key) => key.includes('{{'))
+      .map((key) => {
+        const names: string[] = [];
+        const source = key
+          .split(/(\{\{\w+\}\})/)
+          .map((part) => {
+            const name = /^\{\{(\w+)\}\}$/.exec(part)?.[1];
+            if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+            names.push(name);
+            return name === 'count' || name === 'n' ? '(-?[\\d.,]+)' : '(.+?)';
+          })
+          .join('');
+        return { pattern: new RegExp(`^${source}$`), names, key };
+      })
+      // The most specific first: more literal text wins over a looser pattern.
+      .sort((a, b) => b.key.replace(/\{\{\w+\}\}/g, '').length - a.key.replace(/\{\{\w+\}\}/g, '').length);
+    compiled.set(lang, list);
+  }
+  return list;
 }
 
 /** The language of the page that made the call: the SPA says so in `x-language`; else ?lang= or host. */

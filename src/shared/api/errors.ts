@@ -1,6 +1,8 @@
 // The wire format of errors (spec section 8) shared by server and client.
 import { z } from 'zod';
 import type { Message } from './messages.ts';
+// People's sentences instead of Zod's defaults, wherever a shared schema is parsed.
+import './zod-messages.ts';
 
 /** 422: heading plus messages per field. */
 export const ValidationErrorBody = z.object({
@@ -13,7 +15,7 @@ export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
 export const MessageBody = z.object({ message: z.string() });
 export type MessageBody = z.infer<typeof MessageBody>;
 
-export const VALIDATION_MESSAGE = 'The given data was invalid.';
+export const VALIDATION_MESSAGE = 'Please check what you entered.';
 
 export const blankMessage = (label: string) => `${label} can't be blank!`;
 

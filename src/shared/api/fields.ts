@@ -3,6 +3,7 @@
 // NUL byte would otherwise reach the database and fail there with a 500 (issue 8).
 import { z } from 'zod';
 import { blankMessage } from './errors';
+import './zod-messages.ts';
 
 /** The largest PostgreSQL `integer`, the type of every id column. */
 export const MAX_ID = 2 ** 31 - 1;

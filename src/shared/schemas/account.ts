@@ -2,6 +2,7 @@
 // delete account). Strict objects: unknown keys are rejected.
 import { z } from 'zod';
 import { requiredString } from '../api/fields';
+import { LANGUAGES } from '../constants';
 import { emailField, newPasswordField, passwordField, usernameField } from './auth';
 
 /** Spec section 5: international format starting with +. Spaces, dots, dashes and brackets are dropped. */
@@ -27,6 +28,12 @@ export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 
 export const ChangeUsernameBody = z.strictObject({ username: usernameField() });
 export type ChangeUsernameBody = z.infer<typeof ChangeUsernameBody>;
+
+/** The menu's language switcher saves the choice on the account (spec section 1: the user's language). */
+export const ChangeLanguageBody = z.strictObject({
+  language: z.enum(LANGUAGES, { error: () => 'Language is not one of the choices.' }),
+});
+export type ChangeLanguageBody = z.infer<typeof ChangeLanguageBody>;
 
 export const DeleteAccountBody = z.strictObject({ current_password: passwordField('Current password') });
 export type DeleteAccountBody = z.infer<typeof DeleteAccountBody>;

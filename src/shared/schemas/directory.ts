@@ -15,6 +15,17 @@ export type DirectoryFilter = z.infer<typeof DirectoryFilter>;
 
 export const PageQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
 
+/**
+ * Deep pages cost the database more with every page, so the public lists stop somewhere (issue 8,
+ * docs/decisions/0802): the directory and search at 200 pages (4,800 profiles; a city or a more precise
+ * query narrows the list), nearby at 20 (480 nearest profiles). A page above the limit is a 422.
+ */
+export const LIST_MAX_PAGE = 200;
+export const NEARBY_MAX_PAGE = 20;
+const pageUpTo = (max: number) => z.object({ page: z.coerce.number().int().min(1).max(max).default(1) });
+export const ListPageQuery = pageUpTo(LIST_MAX_PAGE);
+export const NearbyPageQuery = pageUpTo(NEARBY_MAX_PAGE);
+
 /** One card of a directory list. */
 export const ProfileItem = z.object({
   id: z.number(),
@@ -55,6 +66,8 @@ export type Navigation = z.infer<typeof Navigation>;
 
 export const CountryCount = z.object({ code: z.string(), slug: z.string(), name: z.string(), count: z.number() });
 export const CountriesResponse = z.object({ data: z.array(CountryCount) });
+/** `GET /directory/countries?category=`: the counts of one category (escorts: all). */
+export const CountriesQuery = z.strictObject({ category: z.enum(CATEGORIES).default('escorts') });
 
 export const SearchBody = z.object({
   q: withoutControlCharacters(z.string({ error: () => "Search can't be blank!" }), 'Search')

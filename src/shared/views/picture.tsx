@@ -14,9 +14,12 @@ export interface PictureImageProps {
 }
 
 export function PictureImage({ picture, sizes, alt, loading = 'lazy', className }: PictureImageProps) {
-  const style: CSSProperties | undefined = picture.placeholder
-    ? { backgroundImage: `url(${picture.placeholder})`, backgroundSize: 'cover', backgroundPosition: 'center' }
-    : undefined;
+  // Set by the browser's script only: a style attribute in the server's HTML would need an inline-style
+  // exception in the CSP (docs/decisions/0805), and the SPA replaces that HTML at once anyway.
+  const style: CSSProperties | undefined =
+    picture.placeholder && typeof document !== 'undefined'
+      ? { backgroundImage: `url(${picture.placeholder})`, backgroundSize: 'cover', backgroundPosition: 'center' }
+      : undefined;
   return (
     <picture>
       {picture.webp_srcset && <source type="image/webp" srcSet={picture.webp_srcset} sizes={sizes} />}

@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { closeValidationErrors, useDialogs } from '#client/lib/dialogs.ts';
+import { splitAtFirstLineBreak } from '#client/lib/line-breaks.ts';
 import { DialogDescription, DialogFrame } from './dialog-frame';
 
-/** Spec section 2: the error message as title, the errors grouped by field, line breaks kept. */
+/** Spec section 2: the error message as title, the errors grouped by field, each item's first line break shown. */
 export function ValidationDialog() {
   const { t } = useTranslation();
   const { validation } = useDialogs();
@@ -27,7 +28,7 @@ export function ValidationDialog() {
               <ul>
                 {messages.map((message, index) => (
                   <li key={index} className="field-errors__message">
-                    {message}
+                    <MessageText text={message} />
                   </li>
                 ))}
               </ul>
@@ -43,5 +44,17 @@ export function ValidationDialog() {
         </button>
       </div>
     </DialogFrame>
+  );
+}
+
+function MessageText({ text }: { text: string }) {
+  const [first, rest] = splitAtFirstLineBreak(text);
+  if (rest === null) return first;
+  return (
+    <>
+      {first}
+      <br />
+      {rest}
+    </>
   );
 }

@@ -52,7 +52,10 @@ describe('setServerErrors', () => {
 
   it("puts a 422's messages under the fields the form has, leaving the others to the dialog", () => {
     const { form, set } = fakeForm({ email: 'a@b.c', current_password: 'x' });
-    const body = { message: 'The given data was invalid.', errors: { email: ['Taken.', 'Really.'], other: ['No.'] } };
+    const body = {
+      message: 'Please check what you entered.',
+      errors: { email: ['Taken.', 'Really.'], other: ['No.'] },
+    };
     setServerErrors(form, new ApiError(422, body, body.message));
     expect(set).toEqual({ email: { type: 'server', message: 'Taken. Really.' } });
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { useTranslation } from 'react-i18next';
 import { ChangeMobileBody } from '#shared/schemas/account.ts';
 import { RegisterBody } from '#shared/schemas/auth.ts';
+import { GenderSection, PhoneSection, ScreenNameSection } from '#shared/schemas/profile-edit.ts';
 import { issueMessage } from './issue-message';
 
 // Echoes the key and its values, so the test sees which message was chosen.
@@ -43,5 +44,13 @@ describe('issueMessage', () => {
     expect(messages(RegisterBody, { email: 'nope' }).email).toBe('auth:errors.email');
     expect(messages(RegisterBody, { username: '_abc' }).username).toBe('auth:errors.usernameChars');
     expect(messages(ChangeMobileBody, { mobile: '07700 900123' }).mobile).toBe('auth:errors.mobile');
+  });
+
+  it('uses the translation a shared rule names, and calls an empty choice blank', () => {
+    expect(messages(ScreenNameSection, { screen_name: 'Best GFE in town' }).screen_name).toBe(
+      'edit:errors.screenName {"label":"SCREEN_NAME"}',
+    );
+    expect(messages(PhoneSection, { phone: '0207946' }).phone).toBe('edit:errors.phone {"label":"PHONE"}');
+    expect(messages(GenderSection, { gender: '' }).gender).toBe('auth:errors.blank {"label":"GENDER"}');
   });
 });

@@ -30,8 +30,17 @@ export function issueMessage(t: TFunction, issue: Issue, field: string, label: s
       if (issue.format === 'email') return t('auth:errors.email');
       return PATTERN_MESSAGES[field] ? t(PATTERN_MESSAGES[field]) : t('auth:errors.format', { label });
     case 'invalid_value':
-      return field === 'terms' ? t('auth:errors.terms') : t('auth:errors.format', { label });
+      if (field === 'terms') return t('auth:errors.terms');
+      // Nothing chosen (a radio group or select left empty) is a blank, not a wrong value.
+      return value === undefined || value === null || value === ''
+        ? t('auth:errors.blank', { label })
+        : t('auth:errors.format', { label });
     case 'custom':
+      // A rule of a shared schema that names its own translation (`params: { i18n: 'ns:key' }`).
+      if (typeof issue.params?.i18n === 'string') {
+        const { i18n, ...values } = issue.params as { i18n: string } & Record<string, unknown>;
+        return t(i18n, { ...values, label });
+      }
       if (field === 'date_of_birth') {
         const text = typeof value === 'string' ? value : '';
         return isCalendarDate(text) && ageOn(text, new Date()) < MIN_AGE

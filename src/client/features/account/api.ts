@@ -47,7 +47,10 @@ export const deleteAccount = (id: number, body: DeleteAccountBody) => change(id,
 // ---------------------------------------------------------------- writes
 
 /** Which cached answers a change makes stale: the account screen, and the user data when it shows there too. */
-type Stale = 'nothing' | 'account' | 'account and user';
+type Stale = 'nothing' | 'account' | 'account and user' | 'links';
+
+/** authKeys.links of features/auth/api.ts (which imports this file): a new password ends every link. */
+const LINKS_KEY = ['auth', 'links'] as const;
 
 function useAccountChange<B>(id: number, call: (id: number, body: B) => Promise<NotificationBody>, stale: Stale) {
   const queryClient = useQueryClient();
@@ -57,6 +60,7 @@ function useAccountChange<B>(id: number, call: (id: number, body: B) => Promise<
       Promise.all([
         stale !== 'nothing' && queryClient.invalidateQueries({ queryKey: accountKeys.account(id) }),
         stale === 'account and user' && queryClient.invalidateQueries({ queryKey: currentUserKey }),
+        stale === 'links' && queryClient.invalidateQueries({ queryKey: LINKS_KEY }),
       ]),
   });
 }
@@ -65,7 +69,7 @@ function useAccountChange<B>(id: number, call: (id: number, body: B) => Promise<
 export const useChangeEmail = (id: number) => useAccountChange(id, changeEmail, 'account and user');
 /** The new number waits for its PIN (pending_mobile); the answer's notice leads to the PIN screen. */
 export const useChangeMobile = (id: number) => useAccountChange(id, changeMobile, 'account');
-export const useChangePassword = (id: number) => useAccountChange(id, changePassword, 'nothing');
+export const useChangePassword = (id: number) => useAccountChange(id, changePassword, 'links');
 export const useChangeUsername = (id: number) => useAccountChange(id, changeUsername, 'account and user');
 
 /** The answer's notice leads home (or back to the admin's list); deleting one's own account ends the session. */

@@ -2,9 +2,10 @@
 // language switch, complete-profile redirect, online ping).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
-import { ONLINE_PING_MS, USER_DATA_DELAY_MS } from '#shared/constants.ts';
+import { CSRF_COOKIE, ONLINE_PING_MS, USER_DATA_DELAY_MS } from '#shared/constants.ts';
 import type { CurrentUser } from '#shared/schemas/auth.ts';
 import { api, ApiError } from '#client/lib/api.ts';
+import { readCookie } from '#client/lib/cookies.ts';
 
 export type { CurrentUser };
 
@@ -17,6 +18,10 @@ export const currentUserKey = ['app', 'current-user'] as const;
 
 /** null for a visitor. */
 export async function fetchCurrentUser(): Promise<CurrentUser | null> {
+  // Spec section 1: only signed-in users get the user-data fetch. A session always comes with the
+  // readable CSRF cookie, so without it this is a visitor, and a visitor's page makes no call that
+  // answers 401 (the server drops the cookie with any 401, so a dead session costs one call).
+  if (!readCookie(CSRF_COOKIE)) return null;
   // The first fetch waits until ~500 ms after start so it never competes with the first screen.
   const wait = USER_DATA_DELAY_MS - (performance.now() - startedAt);
   if (wait > 0) await sleep(wait);

@@ -83,12 +83,11 @@ export async function logout(): Promise<string> {
 }
 
 export function useLogout() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: logout,
     onSuccess: (target) => {
-      queryClient.clear();
-      // A full load drops every piece of the signed-in state at once.
+      // A full load drops every piece of the signed-in state at once. Clearing the cache first would
+      // re-render the signed-in screen as a visitor's for a moment (a login modal flashing up).
       window.location.assign(target);
     },
   });

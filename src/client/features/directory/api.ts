@@ -1,7 +1,7 @@
 // Calls of the public directory with their query hooks. Types come from the shared Zod schemas.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { FEEDBACK_REASONS } from '#shared/constants.ts';
+import type { Category, FEEDBACK_REASONS } from '#shared/constants.ts';
 import type { CommentCreated, CommentDeleted, CommentsPage } from '#shared/schemas/comments.ts';
 import type {
   CountriesResponse,
@@ -39,7 +39,7 @@ export function normalizeFilter(filter: DirectoryFilter): DirectoryFilter {
 }
 
 export const directoryKeys = {
-  countries: ['directory', 'countries'] as const,
+  countries: (category: Category) => ['directory', 'countries', category] as const,
   navigation: (filter: DirectoryFilter) => ['directory', 'navigation', normalizeFilter(filter)] as const,
   list: (filter: DirectoryFilter) => ['directory', 'list', normalizeFilter(filter)] as const,
   search: (q: string) => ['directory', 'search', q] as const,
@@ -49,8 +49,9 @@ export const directoryKeys = {
   comments: (profileId: number) => ['directory', 'comments', profileId] as const,
 };
 
-export async function fetchCountries(signal?: AbortSignal): Promise<Countries> {
-  const response = await api<z.infer<typeof CountriesResponse>>('/directory/countries', { signal });
+export async function fetchCountries(category: Category, signal?: AbortSignal): Promise<Countries> {
+  const query = category === 'escorts' ? undefined : { category };
+  const response = await api<z.infer<typeof CountriesResponse>>('/directory/countries', { query, signal });
   return response.data;
 }
 
@@ -164,10 +165,11 @@ export function deleteComment(commentId: number) {
   });
 }
 
-export function useCountries() {
+/** Countries with listed profiles of the category, counted as their country pages count. */
+export function useCountries(category: Category = 'escorts') {
   return useQuery({
-    queryKey: directoryKeys.countries,
-    queryFn: ({ signal }) => fetchCountries(signal),
+    queryKey: directoryKeys.countries(category),
+    queryFn: ({ signal }) => fetchCountries(category, signal),
     staleTime: 5 * 60_000,
   });
 }

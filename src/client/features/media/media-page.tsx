@@ -132,7 +132,7 @@ function PhotoCard({
   );
 }
 
-const AvatarCard = (p: { id: number; self: boolean; state: MediaState }) => <PhotoCard {...p} kind="avatar" />;
+export const AvatarCard = (p: { id: number; self: boolean; state: MediaState }) => <PhotoCard {...p} kind="avatar" />;
 const PortraitCard = (p: { id: number; self: boolean; state: MediaState }) => <PhotoCard {...p} kind="portrait" />;
 
 function GallerySummary({ id, state }: { id: number; state: MediaState }) {

@@ -13,7 +13,7 @@ export function CountriesPage() {
   const [search] = useSearchParams();
   const requested = search.get('category');
   const category: Category = isCategory(requested) ? requested : 'escorts';
-  const countries = useCountries();
+  const countries = useCountries(category);
   const collator = new Intl.Collator(i18n.language);
   const rows = (countries.data ?? [])
     .map((c) => ({ ...c, label: countryName(c.code, c.name, i18n.language) }))

@@ -25,10 +25,6 @@ export function HomePage() {
               {t('home.allCountries')}
             </Link>
           </p>
-          <p className="statement">
-            <strong className="badge badge--adult">18+</strong>
-            <span>{t('common:statement')}</span>
-          </p>
         </div>
       </section>
 

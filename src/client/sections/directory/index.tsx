@@ -5,6 +5,8 @@ import type { SectionProps } from '#client/app/sections.ts';
 import { ComingSoon } from '#client/components/coming-soon.tsx';
 import { ShopPage } from '#client/features/money/components/shop-page.tsx';
 import { WhatYouGetPage } from '#client/features/money/components/what-you-get-page.tsx';
+import { FeedPage } from '#client/features/pages/feed-page.tsx';
+import { HelpPage } from '#client/features/pages/help-page.tsx';
 import { BookmarksPage } from './bookmarks-page';
 import { CountriesPage } from './countries-page';
 import { DirectoryPage } from './directory-page';
@@ -39,6 +41,10 @@ export function DirectorySection({ route }: SectionProps) {
       return <ShopPage />;
     case 'what-you-get':
       return <WhatYouGetPage />;
+    case 'feed':
+      return <FeedPage />;
+    case 'help':
+      return <HelpPage />;
     default:
       return <ComingSoon route={route} />;
   }

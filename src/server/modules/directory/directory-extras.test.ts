@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_SIZE } from '#shared/constants.ts';
 import { queryRows } from '../../db/client';
 import { BERLIN, createAdvertiser, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
@@ -178,5 +179,71 @@ describe('rate limits', () => {
     }
     expect(last?.statusCode).toBe(429);
     expect(last?.json()).toEqual({ message: 'Too many attempts. Please try again later.' });
+  });
+});
+
+// Last: it adds profiles in London, which the nearby order above does not expect.
+describe('search total and category counts', () => {
+  it('says the same total on every page, and it is what paging reaches', async () => {
+    const extra = PAGE_SIZE + 5;
+    for (let i = 0; i < extra; i++) await createAdvertiser(t.ctx, { screenName: `Pagina ${i}`, heading: 'Quokka fan' });
+    const pages = [];
+    for (let page = 1; ; page++) {
+      const body = (await search('quokka', page)).json();
+      pages.push(body);
+      if (!body.has_more) break;
+    }
+    expect(pages).toHaveLength(2);
+    expect(pages.map((p) => p.total)).toEqual([extra, extra]);
+    expect(pages.flatMap((p) => p.data).length).toBe(extra);
+  });
+
+  it("answers a bad page number with a sentence of ours, in the caller's language", async () => {
+    const en = await search('quokka', 0);
+    expect(en.statusCode).toBe(422);
+    expect(en.json()).toEqual({
+      message: 'Please check what you entered.',
+      errors: { page: ['Page must be at least 1.'] },
+    });
+    const de = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/search?page=abc',
+      headers: { 'x-language': 'de' },
+      payload: { q: 'quokka' },
+    });
+    expect(de.json()).toEqual({
+      message: 'Bitte prüfe deine Eingaben.',
+      errors: { page: ['Page muss eine Zahl sein.'] },
+    });
+  });
+
+  it('counts countries by the category asked for, and leaves out countries without it', async () => {
+    const countries = async (category?: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/directory/countries${category ? `?category=${category}` : ''}`,
+      });
+      expect(res.statusCode).toBe(200);
+      return Object.fromEntries(
+        (res.json().data as Array<{ code: string; count: number }>).map((c) => [c.code, c.count]),
+      );
+    };
+    const male = await countries('male');
+    expect(male).toEqual({ GB: 1 }); // Maximilian in Manchester; nobody male in Germany
+    const trans = await countries('trans');
+    expect(trans).toEqual({ DE: 1 }); // Anja in Berlin
+    const all = await countries();
+    expect(all.DE).toBe(1);
+    expect(all.GB).toBeGreaterThan(1);
+    // The count is what the country page of that category says.
+    const page = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/getDirectory',
+      payload: { category: 'male', country: 'united-kingdom' },
+    });
+    expect(page.json().total).toBe(male.GB);
+    const bad = await t.app.inject({ method: 'GET', url: '/api/directory/countries?category=robots' });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(['category']);
   });
 });

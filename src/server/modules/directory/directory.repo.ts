@@ -1,8 +1,9 @@
 // SQL of the public directory. A listing is public when its profile is `listed` (complete, visible,
-// not flagged, account active) and it has not expired. Order: bumped_at desc, then listing id.
+// not flagged, account active) and it has not expired. Order: the ranking rule (#shared/ranking.ts).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Category } from '#shared/constants.ts';
-import { queryRows, type Db } from '../../db/client';
+import { queryRows, type Db, type Tx } from '../../db/client';
+import { rankingOrder } from '../listings/listings.service';
 
 export interface ListingRow {
   listing_id: number;
@@ -65,7 +66,7 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
     join cities c on c.id = l.city_id
     left join media m on m.id = p.avatar_media_id
     where ${scopeWhere(scope)}
-    order by l.bumped_at desc nulls last, l.id
+    order by ${rankingOrder('l')}
     limit ${limit} offset ${offset}`,
   );
 }
@@ -124,13 +125,14 @@ export async function categoryCounts(db: Db, countryCode: string, cityId?: numbe
   return row;
 }
 
-export async function countriesWithCounts(db: Db) {
+/** Countries with at least one listed profile of the category, and how many (what its country page shows). */
+export async function countriesWithCounts(db: Db, category: Category) {
   return queryRows<{ code: string; slug: string; name: string; count: number }>(
     db,
     sql`
     select co.code, co.slug, co.name, count(distinct l.profile_id)::int as count
     from listings l join profiles p on p.user_id = l.profile_id join countries co on co.code = l.country_code
-    where ${activeListing} and p.listed
+    where ${activeListing} and p.listed and ${categoryCondition(category)}
     group by co.code, co.slug, co.name
     order by co.name`,
   );
@@ -268,9 +270,19 @@ export async function searchByWords(db: Db, groups: string[][], limit: number, o
     db,
     sql`${searchSelect}
     where l.kind = 'home' and p.listed and ${matchAll(groups)}
-    order by l.bumped_at desc nulls last, l.id
+    order by ${rankingOrder('l')}
     limit ${limit} offset ${offset}`,
   );
+}
+
+/** How many profiles searchByWords can reach with these groups (each profile once: its home listing). */
+export async function countByWords(db: Db, groups: string[][]) {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from listings l join profiles p on p.user_id = l.profile_id
+        where l.kind = 'home' and p.listed and ${matchAll(groups)}`,
+  );
+  return Number(row.n);
 }
 
 export async function hasMatch(db: Db, groups: string[][]) {
@@ -323,6 +335,8 @@ export interface CityWithListings {
   country_code: string;
   lat: number;
   lng: number;
+  /** Its public listings in the category. */
+  listings: number;
 }
 
 /** Cities that have public listings in a category (the nearby search walks these, nearest first). */
@@ -330,11 +344,60 @@ export async function citiesWithListings(db: Db, category: Category) {
   return queryRows<CityWithListings>(
     db,
     sql`
-    select l.city_id, l.country_code, c.lat, c.lng
+    select l.city_id, l.country_code, c.lat, c.lng, count(*)::int as listings
     from listings l join profiles p on p.user_id = l.profile_id join cities c on c.id = l.city_id
     where ${activeListing} and p.listed and ${categoryCondition(category)}
     group by l.city_id, l.country_code, c.lat, c.lng`,
   );
+}
+
+/**
+ * The first `perCity` listings of each city, in the cities' order and each city's directory order, as
+ * ids only: one query, one short walk of the city rank index per city (issue 8: a deep nearby page
+ * used to be one query per city). The page's rows are then read by `findListingsByIds`.
+ */
+export async function rankInCities(db: Db, cityIds: number[], category: Category, perCity: number) {
+  if (!cityIds.length) return [];
+  const ids = sql.join(
+    cityIds.map((id) => sql`${id}::int`),
+    sql`, `,
+  );
+  return queryRows<{ listing_id: number; user_id: number; city_id: number }>(
+    db,
+    sql`
+    select x.listing_id, x.user_id, o.city_id from unnest(array[${ids}]) with ordinality as o(city_id, ord)
+    cross join lateral (
+      select l.id as listing_id, l.id, l.profile_id as user_id, l.bumped_at
+      from listings l join profiles p on p.user_id = l.profile_id
+      where l.city_id = o.city_id and ${activeListing} and p.listed and ${categoryCondition(category)}
+      order by ${rankingOrder('l')}
+      limit ${perCity}
+    ) x
+    order by o.ord, ${rankingOrder('x')}`,
+  );
+}
+
+/** Listings by id, in the order given (ids that are no longer public are left out). */
+export async function findListingsByIds(db: Db, listingIds: number[]): Promise<ListingRow[]> {
+  if (!listingIds.length) return [];
+  const ids = sql.join(
+    listingIds.map((id) => sql`${id}::int`),
+    sql`, `,
+  );
+  const rows = await queryRows<ListingRow>(
+    db,
+    sql`
+    select l.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, l.kind,
+           l.tour_from::text as tour_from, l.tour_until::text as tour_until, c.name as city, p.place,
+           ${avatarColumns}
+    from listings l
+    join profiles p on p.user_id = l.profile_id
+    join cities c on c.id = l.city_id
+    left join media m on m.id = p.avatar_media_id
+    where l.id in (${ids}) and ${activeListing} and p.listed`,
+  );
+  const byId = new Map(rows.map((r) => [r.listing_id, r]));
+  return listingIds.flatMap((id) => byId.get(id) ?? []);
 }
 
 // ---------------------------------------------------------------- stats and feedback
@@ -365,7 +428,7 @@ export async function incrementProfileViews(db: Db, profileId: number) {
 }
 
 export async function insertFeedback(
-  db: Db,
+  db: Db | Tx,
   f: {
     profileId: number | null;
     reason: string;
@@ -373,13 +436,14 @@ export async function insertFeedback(
     contact: string | null;
     priority: number;
     reporterHash: string;
+    createdAt: Date;
   },
 ) {
   const [row] = await queryRows<{ id: number }>(
     db,
     sql`
-    insert into feedback (profile_id, reason, message, contact, priority, reporter_hash)
-    select ${f.profileId}::int, ${f.reason}, ${f.message}, ${f.contact}, ${f.priority}, ${f.reporterHash}
+    insert into feedback (profile_id, reason, message, contact, priority, reporter_hash, created_at)
+    select ${f.profileId}::int, ${f.reason}, ${f.message}, ${f.contact}, ${f.priority}, ${f.reporterHash}, ${f.createdAt.toISOString()}::timestamptz
     where ${f.profileId}::int is null or exists (select 1 from profiles where user_id = ${f.profileId}::int)
     returning id`,
   );

@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { FeedParams } from '#shared/schemas/feed.ts';
+import { feed } from './feed.service';
 import { z } from 'zod';
 import { IdParam } from '#shared/api/fields.ts';
 import {
+  CountriesQuery,
   DirectoryFilter,
   FeedbackBody,
   ImpressionsBody,
   NearbyBody,
-  PageQuery,
+  ListPageQuery,
+  NearbyPageQuery,
   ProfileName,
   SearchBody,
   type Profile,
@@ -30,13 +34,15 @@ const withView = (profile: Profile, req: { query: { render?: string }; hostname:
     : profile;
 
 export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get('/directory/countries', async () => service.listCountries(ctx));
+  app.get('/directory/countries', { schema: { querystring: CountriesQuery } }, async (req) =>
+    service.listCountries(ctx, req.query.category),
+  );
 
   app.post('/directory/getNavigation', { schema: { body: DirectoryFilter } }, async (req) =>
     service.getNavigation(ctx, req.body),
   );
 
-  app.post('/directory/getDirectory', { schema: { body: DirectoryFilter, querystring: PageQuery } }, async (req) =>
+  app.post('/directory/getDirectory', { schema: { body: DirectoryFilter, querystring: ListPageQuery } }, async (req) =>
     service.getDirectory(ctx, req.body, req.query.page),
   );
 
@@ -62,11 +68,15 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     async (req) => ({ profile: withView(await service.getProfile(ctx, { name: req.params.name }, req.user), req) }),
   );
 
-  app.post('/directory/search', { schema: { body: SearchBody, querystring: PageQuery } }, async (req) =>
+  app.post('/directory/search', { schema: { body: SearchBody, querystring: ListPageQuery } }, async (req) =>
     service.search(ctx, req.body.q, req.query.page),
   );
 
-  app.post('/directory/nearby', { schema: { body: NearbyBody, querystring: PageQuery } }, async (req) =>
+  app.get('/directory/feed/:kind', { schema: { params: FeedParams, querystring: ListPageQuery } }, async (req) =>
+    feed(ctx, req.params.kind, req.query.page),
+  );
+
+  app.post('/directory/nearby', { schema: { body: NearbyBody, querystring: NearbyPageQuery } }, async (req) =>
     service.nearby(ctx, req.body, req.query.page),
   );
 

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { notification } from '#shared/api/errors.ts';
 import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category } from '#shared/constants.ts';
 import type { z } from 'zod';
+import { LIST_MAX_PAGE, NEARBY_MAX_PAGE } from '#shared/schemas/directory.ts';
 import type {
   DirectoryFilter,
   DirectoryPage,
@@ -13,9 +14,10 @@ import type {
 } from '#shared/schemas/directory.ts';
 import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
+import { Gate } from '../../lib/gate';
 import { TtlCache } from '../../lib/ttl-cache';
 import * as repo from './directory.repo';
 import { presentItem, presentProfile } from './directory.presenter';
@@ -29,6 +31,8 @@ interface Caches {
   nearbyCities: TtlCache<repo.CityWithListings[]>;
   countries: TtlCache<{ code: string; slug: string; name: string } | null>;
   cities: TtlCache<{ id: number; slug: string; name: string } | null>;
+  /** Nearby pages one at a time on PGlite (its queries run in this thread), a few on PostgreSQL. */
+  nearbyGate: Gate;
 }
 const caches = new WeakMap<AppContext, Caches>();
 function cachesOf(ctx: AppContext): Caches {
@@ -42,6 +46,7 @@ function cachesOf(ctx: AppContext): Caches {
       nearbyCities: new TtlCache(60_000),
       countries: new TtlCache(600_000, 1000),
       cities: new TtlCache(600_000, 20_000),
+      nearbyGate: new Gate(ctx.dbKind === 'pglite' ? 1 : 4, 50),
     };
     caches.set(ctx, c);
   }
@@ -107,11 +112,12 @@ export async function getDirectory(ctx: AppContext, filter: DirectoryFilter, pag
     cachesOf(ctx).counts.get(key, () => repo.countListings(ctx.db, scope)),
   ]);
   const data = rows.slice(0, PAGE_SIZE).map((r, i) => presentItem(r, ctx.media, offset + i + 1));
-  return { data, page, has_more: rows.length > PAGE_SIZE, total: Math.max(total, offset + data.length) };
+  const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
+  return { data, page, has_more: hasMore, total: Math.max(total, offset + data.length) };
 }
 
-export async function listCountries(ctx: AppContext) {
-  return { data: await repo.countriesWithCounts(ctx.db) };
+export async function listCountries(ctx: AppContext, category: Category = 'escorts') {
+  return { data: await repo.countriesWithCounts(ctx.db, category) };
 }
 
 export async function getProfile(
@@ -150,12 +156,16 @@ export async function search(ctx: AppContext, q: string, page: number): Promise<
   const groups = (await cachesOf(ctx).flags.get(key, () => repo.hasMatch(ctx.db, exact)))
     ? exact
     : await cachesOf(ctx).corrections.get(key, () => repo.correctTerms(ctx.db, terms));
-  const rows = groups.every((g) => g.length) ? await repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset) : [];
+  if (!groups.every((g) => g.length)) return { data: [], page, has_more: false, total: 0 };
+  // The total counts what paging reaches with the same words, so it is the same on every page (counted
+  // once a minute per query, as the directory's totals are).
+  const [rows, total] = await Promise.all([
+    repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset),
+    cachesOf(ctx).counts.get(`search|${JSON.stringify(groups)}`, () => repo.countByWords(ctx.db, groups)),
+  ]);
   const data = rows.slice(0, PAGE_SIZE).map((r) => presentItem(r, ctx.media));
-  const hasMore = rows.length > PAGE_SIZE;
-  // Counting every match of a common word costs more than the page itself: `total` is exact on the
-  // last page and a lower bound before it.
-  return { data, page, has_more: hasMore, total: offset + data.length + (hasMore ? 1 : 0) };
+  const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
+  return { data, page, has_more: hasMore, total: Math.max(total, offset + data.length) };
 }
 
 /** Great-circle distance in km (the same formula as the SQL of findNearby). */
@@ -167,38 +177,64 @@ function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number) {
   return 6371 * 2 * Math.asin(Math.sqrt(a));
 }
 
-export async function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number) {
+export function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number) {
+  return cachesOf(ctx).nearbyGate.run(() => nearbyPage(ctx, body, page));
+}
+
+const NEARBY_CITIES_PER_QUERY = 40;
+
+async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number) {
   const offset = (page - 1) * PAGE_SIZE;
   const want = offset + PAGE_SIZE + 1; // one row more than the page tells whether another exists
   // Inside one city every listing is equally far, so the list is the cities nearest first, each in its
-  // directory order (the city rank index answers that in a few ms). Measuring every listing's distance
-  // in SQL cost 340 ms on 50,000 profiles. A profile listed in several cities shows at the nearest.
+  // directory order. Measuring every listing's distance in SQL cost 340 ms on 50,000 profiles. A profile
+  // listed in several cities shows at the nearest. The page limit (NEARBY_MAX_PAGE) bounds `want`, and
+  // the nearest cities that hold `want` listings are read a few dozen at a time, so a page costs a few
+  // short queries at most (issue 8: walking city by city made a deep page one query per city, and with
+  // no page limit a page deep enough walked every city).
   const cities = (
     await cachesOf(ctx).nearbyCities.get(body.category, () => repo.citiesWithListings(ctx.db, body.category))
   )
     .map((c) => ({ ...c, km: distanceKm(body.lat, body.lng, c.lat, c.lng) }))
     .sort((a, b) => a.km - b.km);
+  const km = new Map(cities.map((c) => [c.city_id, c.km]));
   const seen = new Set<number>();
-  const rows: Array<{ row: repo.ListingRow; km: number }> = [];
-  for (const city of cities) {
-    const scope = { countryCode: city.country_code, cityId: city.city_id, category: body.category };
-    for (let cityOffset = 0; rows.length < want;) {
-      const batch = Math.min(200, want - rows.length + 20);
-      const found = await repo.findListings(ctx.db, scope, batch, cityOffset);
-      for (const row of found) {
-        if (seen.has(row.user_id)) continue;
-        seen.add(row.user_id);
-        rows.push({ row, km: city.km });
-      }
-      cityOffset += found.length;
-      if (found.length < batch) break;
+  const ranked: Array<{ listing_id: number; km: number }> = [];
+  // Rounds of at most NEARBY_CITIES_PER_QUERY cities, with a turn for other requests between them: on
+  // PGlite a query holds this thread, so a long one would hold every other request too. A profile met
+  // twice (home and tour) or a stale count takes in the next cities.
+  for (let next = 0; ranked.length < want && next < cities.length;) {
+    if (next > 0) await new Promise((resolve) => setImmediate(resolve));
+    const need = want - ranked.length;
+    const batch: number[] = [];
+    for (let room = need; room > 0 && next < cities.length && batch.length < NEARBY_CITIES_PER_QUERY; next++) {
+      batch.push(cities[next].city_id);
+      room -= cities[next].listings;
     }
-    if (rows.length >= want) break;
+    for (const r of await repo.rankInCities(ctx.db, batch, body.category, need)) {
+      if (seen.has(r.user_id)) continue;
+      seen.add(r.user_id);
+      ranked.push({ listing_id: r.listing_id, km: km.get(r.city_id) ?? 0 });
+    }
   }
-  const data = rows
-    .slice(offset, offset + PAGE_SIZE)
-    .map(({ row, km }) => ({ ...presentItem(row, ctx.media), distance_km: Math.round(km * 10) / 10 }));
-  return { data, page, has_more: rows.length > offset + PAGE_SIZE, total: Math.min(rows.length, offset + data.length) };
+  // Only the page's own rows are read in full.
+  const onPage = ranked.slice(offset, offset + PAGE_SIZE);
+  const distance = new Map(onPage.map((r) => [r.listing_id, r.km]));
+  const data = (
+    await repo.findListingsByIds(
+      ctx.db,
+      onPage.map((r) => r.listing_id),
+    )
+  ).map((row) => ({
+    ...presentItem(row, ctx.media),
+    distance_km: Math.round((distance.get(row.listing_id) ?? 0) * 10) / 10,
+  }));
+  return {
+    data,
+    page,
+    has_more: ranked.length > offset + PAGE_SIZE && page < NEARBY_MAX_PAGE,
+    total: Math.min(ranked.length, offset + data.length),
+  };
 }
 
 /** Impressions: page address -> ids seen there. Each id counts once per flush. */
@@ -214,6 +250,27 @@ export async function recordPhoneReveal(ctx: AppContext, profileId: number) {
   return { ok: true };
 }
 
+/**
+ * A Get Help message joins the admins' feedback queue (reason `help`, no profile), in the caller's
+ * transaction so that its mail job exists only if it does. Returns its id.
+ */
+export async function storeHelpMessage(
+  ctx: AppContext,
+  tx: Tx,
+  data: { message: string; contact: string; ip: string },
+): Promise<number> {
+  const id = await repo.insertFeedback(tx, {
+    profileId: null,
+    reason: 'help',
+    message: data.message,
+    contact: data.contact,
+    priority: 0,
+    reporterHash: crypto.createHmac('sha256', ctx.secret).update(data.ip).digest('hex').slice(0, 32),
+    createdAt: ctx.now(),
+  });
+  return id!;
+}
+
 export async function submitFeedback(ctx: AppContext, data: z.infer<typeof FeedbackBody>['data'], ip: string) {
   const urgent = (URGENT_FEEDBACK_REASONS as readonly string[]).includes(data.reason);
   const id = await repo.insertFeedback(ctx.db, {
@@ -224,6 +281,8 @@ export async function submitFeedback(ctx: AppContext, data: z.infer<typeof Feedb
     priority: urgent ? 10 : 0,
     // Enough to spot one address flooding the queue, without keeping the address itself.
     reporterHash: crypto.createHmac('sha256', ctx.secret).update(ip).digest('hex').slice(0, 32),
+    // The app's clock: the admin queue orders by age, and tests move that clock.
+    createdAt: ctx.now(),
   });
   if (!id) throw notFound('Profile not found.');
   return notification(urgent ? 'Thank you. Our team reviews safety reports first.' : 'Thank you for your feedback.', {

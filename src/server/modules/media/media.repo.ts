@@ -85,14 +85,15 @@ export async function avatarOf(db: Conn, userId: number): Promise<number | null>
 /**
  * Points the profile at its avatar (or none) and re-derives `complete` and `listed`: the avatar is one
  * of the required items (profile-derive), so adding or deleting it can list or unlist the profile.
+ * True when it did (the directory's cached counts and search hits are then out of date).
  */
-export async function setAvatar(tx: Tx, userId: number, mediaId: number | null): Promise<void> {
+export async function setAvatar(tx: Tx, userId: number, mediaId: number | null): Promise<boolean> {
   const [row] = await tx
     .select({ profile: profiles, accountStatus: accounts.status })
     .from(profiles)
     .innerJoin(accounts, eq(accounts.id, profiles.userId))
     .where(eq(profiles.userId, userId));
-  if (!row) return;
+  if (!row) return false;
   const complete = isComplete(row.profile, mediaId !== null);
   const listed = isListed({
     complete,
@@ -101,6 +102,7 @@ export async function setAvatar(tx: Tx, userId: number, mediaId: number | null):
     accountStatus: row.accountStatus,
   });
   await tx.update(profiles).set({ avatarMediaId: mediaId, complete, listed }).where(eq(profiles.userId, userId));
+  return listed !== row.profile.listed;
 }
 
 export async function updateMedia(
@@ -168,4 +170,31 @@ export async function latestVideoOf(db: Conn, userId: number): Promise<MediaRow 
     .orderBy(desc(media.id))
     .limit(1);
   return row ?? null;
+}
+
+/** Avatar rows of these accounts (the profile's avatar pointer). */
+export async function avatarsOf(db: Conn, userIds: number[]): Promise<MediaRow[]> {
+  if (!userIds.length) return [];
+  return db
+    .select({ media })
+    .from(profiles)
+    .innerJoin(media, eq(media.id, profiles.avatarMediaId))
+    .where(inArray(profiles.userId, userIds))
+    .then((rows) => rows.map((r) => r.media));
+}
+
+export async function findManyById(db: Conn, ids: number[]): Promise<MediaRow[]> {
+  if (!ids.length) return [];
+  return db.select().from(media).where(inArray(media.id, ids));
+}
+
+/** Pictures (not video posters) that carry a hash, above an id: the duplicate scan walks them once. */
+export async function hashedPicturesAfter(db: Conn, afterId: number, limit: number) {
+  return db
+    .select({ id: media.id, userId: media.userId, phash: media.phash })
+    .from(media)
+    .where(and(sql`${media.id} > ${afterId}`, sql`${media.phash} is not null`, ne(media.type, 'video')))
+    .orderBy(asc(media.id))
+    .limit(limit)
+    .then((rows) => rows.map((r) => ({ id: r.id, userId: r.userId, phash: r.phash as bigint })));
 }

@@ -12,15 +12,18 @@ import {
   MEDIA_LIMITS,
   type MediaItem,
   type MediaState,
+  type Picture,
   type PhotoType,
   type VideoState,
 } from '#shared/schemas/media.ts';
 import type { AppContext } from '../../context';
 import { lockAccount } from '../../db/account-lock';
+import type { Tx } from '../../db/client';
 import { writeAudit } from '../../db/audit';
 import { enqueue, type JobHandler } from '../../lib/jobs';
 import { forbidden, notFound, ValidationError } from '../../lib/errors';
 import type { Visibility } from '../../lib/media-store';
+import { clearDirectoryCaches } from '../directory/directory.service';
 import { positionOf } from '../listings/listings.service';
 import { bandNeighbours, hashBands, MediaRejected, processImage, type ProcessedImage } from './image-pipeline';
 import * as repo from './media.repo';
@@ -177,6 +180,7 @@ export async function uploadPhoto(
 
   let replaced: repo.MediaRow[] = [];
   let row: repo.MediaRow;
+  let listingChanged = false;
   try {
     row = await ctx.db.transaction(async (tx) => {
       if (!(await lockAccount(tx, userId))) throw notFound();
@@ -200,7 +204,7 @@ export async function uploadPhoto(
           old.map((r) => r.id),
         );
       }
-      if (type === 'avatar') await repo.setAvatar(tx, userId, inserted.id);
+      if (type === 'avatar') listingChanged = await repo.setAvatar(tx, userId, inserted.id);
       return inserted;
     });
   } catch (err) {
@@ -212,20 +216,24 @@ export async function uploadPhoto(
     throw err;
   }
   await removeRowFiles(ctx, replaced);
+  // The avatar completes (or, gone, uncompletes) a profile: directory counts and search hits follow at once.
+  if (listingChanged) clearDirectoryCaches(ctx);
   return presentMediaItem(row, url(ctx));
 }
 
 // ---------------------------------------------------------------- deleting and ordering
 
 export async function deleteMedia(ctx: AppContext, userId: number, mediaId: number): Promise<{ deleted: number }> {
+  let listingChanged = false;
   const removed = await ctx.db.transaction(async (tx) => {
     await lockAccount(tx, userId);
     const row = await repo.findMedia(tx, userId, mediaId);
     if (!row) throw notFound(msg('media.notFound'));
     const rows = await repo.deleteMediaRows(tx, [row.id]);
-    if ((await repo.avatarOf(tx, userId)) === row.id) await repo.setAvatar(tx, userId, null);
+    if ((await repo.avatarOf(tx, userId)) === row.id) listingChanged = await repo.setAvatar(tx, userId, null);
     return rows;
   });
+  if (listingChanged) clearDirectoryCaches(ctx);
   await removeRowFiles(ctx, removed);
   return { deleted: removed.length };
 }
@@ -243,13 +251,24 @@ export async function deleteVideo(ctx: AppContext, userId: number): Promise<{ de
   return { deleted: removed.length };
 }
 
-/** Every picture and video of the account, files and rows (the owner's "Delete all media?", the admin's warn). */
-export async function deleteAllMedia(ctx: AppContext, userId: number): Promise<{ deleted: number }> {
+/**
+ * Every picture and video of the account, files and rows (the owner's "Delete all media?", the admin's
+ * warn). `within` runs in the same transaction, after the rows are gone (the warn's audit line and notice).
+ */
+export async function deleteAllMedia(
+  ctx: AppContext,
+  userId: number,
+  within?: (tx: Tx, removed: { deleted: number; ids: number[] }) => Promise<void>,
+): Promise<{ deleted: number }> {
+  let listingChanged = false;
   const removed = await ctx.db.transaction(async (tx) => {
     await lockAccount(tx, userId);
-    await repo.setAvatar(tx, userId, null);
-    return repo.deleteAllOf(tx, userId);
+    listingChanged = await repo.setAvatar(tx, userId, null);
+    const rows = await repo.deleteAllOf(tx, userId);
+    await within?.(tx, { deleted: rows.length, ids: rows.map((r) => r.id) });
+    return rows;
   });
+  if (listingChanged) clearDirectoryCaches(ctx);
   await removeRowFiles(ctx, removed);
   return { deleted: removed.length };
 }
@@ -421,13 +440,19 @@ async function pendingVideo(ctx: AppContext, mediaId: number) {
 export async function approveVideo(ctx: AppContext, input: { mediaId: number; actor: Actor }): Promise<VideoState> {
   const row = await pendingVideo(ctx, input.mediaId);
   await moveFiles(ctx, keysOf(row), 'private', 'public');
-  const updated = await repo.updateMedia(ctx.db, row.id, { status: 'approved' }, 'pending');
-  if (!updated) throw notFound(msg('media.notFound'));
-  await writeAudit(ctx.db, {
-    actorId: input.actor.id,
-    action: 'video.approve',
-    targetUserId: row.userId,
-    data: { mediaId: row.id },
+  const updated = await ctx.db.transaction(async (tx) => {
+    const done = await repo.updateMedia(tx, row.id, { status: 'approved' }, 'pending');
+    if (!done) throw notFound(msg('media.notFound'));
+    await writeAudit(tx, {
+      actorId: input.actor.id,
+      action: 'video.approve',
+      targetUserId: row.userId,
+      data: { mediaId: row.id },
+      before: { status: 'pending' },
+      after: { status: 'approved' },
+      at: ctx.now(),
+    });
+    return done;
   });
   return presentVideo(ctx, updated);
 }
@@ -438,15 +463,21 @@ export async function rejectVideo(
   input: { mediaId: number; actor: Actor; reason?: string },
 ): Promise<VideoState> {
   const row = await pendingVideo(ctx, input.mediaId);
-  const updated = await repo.updateMedia(ctx.db, row.id, { status: 'rejected' }, 'pending');
-  if (!updated) throw notFound(msg('media.notFound'));
-  await removeKeys(ctx, 'private', keysOf(row));
-  await writeAudit(ctx.db, {
-    actorId: input.actor.id,
-    action: 'video.reject',
-    targetUserId: row.userId,
-    data: { mediaId: row.id, reason: input.reason ?? null },
+  const updated = await ctx.db.transaction(async (tx) => {
+    const done = await repo.updateMedia(tx, row.id, { status: 'rejected' }, 'pending');
+    if (!done) throw notFound(msg('media.notFound'));
+    await writeAudit(tx, {
+      actorId: input.actor.id,
+      action: 'video.reject',
+      targetUserId: row.userId,
+      data: { mediaId: row.id, reason: input.reason ?? null },
+      before: { status: 'pending' },
+      after: { status: 'rejected' },
+      at: ctx.now(),
+    });
+    return done;
   });
+  await removeKeys(ctx, 'private', keysOf(row));
   return presentVideo(ctx, updated);
 }
 
@@ -507,4 +538,40 @@ export async function findSimilarImages(ctx: AppContext, hash: bigint, maxDistan
   const bands = hashBands(hash).map((b) => bandNeighbours(b, radius)) as [number[], number[], number[], number[]];
   const rows = await repo.hashCandidates(ctx.db, bands, hash, d);
   return rows.map((r) => ({ mediaId: r.id, userId: r.userId, type: r.type, distance: Number(r.distance) }));
+}
+
+// ---------------------------------------------------------------- pictures for the admin screens
+
+/** The avatar picture of each of these accounts that has one. */
+export async function avatarPictures(ctx: AppContext, userIds: number[]): Promise<Map<number, Picture>> {
+  const rows = await repo.avatarsOf(ctx.db, [...new Set(userIds)]);
+  return new Map(rows.map((r) => [r.userId, pictureOf(r, url(ctx))]));
+}
+
+export interface StoredPicture {
+  id: number;
+  userId: number;
+  type: repo.MediaRow['type'];
+  picture: Picture;
+  createdAt: Date;
+}
+
+/** Pictures (and video posters) by media id; ids that no longer exist are left out. */
+export async function picturesByIds(ctx: AppContext, ids: number[]): Promise<Map<number, StoredPicture>> {
+  const rows = await repo.findManyById(ctx.db, [...new Set(ids)]);
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { id: r.id, userId: r.userId, type: r.type, picture: pictureOf(r, url(ctx)), createdAt: r.createdAt },
+    ]),
+  );
+}
+
+export async function countMediaOf(ctx: AppContext, userId: number): Promise<number> {
+  return (await repo.listMedia(ctx.db, userId)).length;
+}
+
+/** Pictures with a perceptual hash and an id above `afterId`, oldest first (the duplicate scan). */
+export async function hashedPicturesAfter(ctx: AppContext, afterId: number, limit: number) {
+  return repo.hashedPicturesAfter(ctx.db, afterId, limit);
 }

@@ -176,7 +176,7 @@ describe('bad files get a clear error and change nothing', () => {
     const res = await upload(session, 'gallery', await make(), form);
     expect(res.statusCode, res.body).toBe(422);
     const body = res.json<{ message: string; errors: Record<string, string[]> }>();
-    expect(body.message).toBe('The given data was invalid.');
+    expect(body.message).toBe('Please check what you entered.');
     expect(body.errors.file[0]).toMatch(message);
     expect(await rowsOf(id)).toEqual([]);
     expect(filesUnder(mediaDir)).toEqual(before);

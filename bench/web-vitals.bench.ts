@@ -1,0 +1,145 @@
+// What a visitor on a phone feels (issue 14): LCP, CLS, TBT and bytes transferred for home, a country, a
+// city, a profile and search, in Debian's Chromium emulating a mid-range phone: 412 px wide, CPU 4x
+// slower, 150 ms round trip, 1.6 Mbit/s down. Median of 3 runs per page, each in a fresh browser context
+// (empty cache). Lighthouse 13 cannot trace Chromium 156 (NO_NAVSTART), so the metrics come from the
+// page's own PerformanceObserver entries.
+//
+//   npm run build && npx tsx bench/web-vitals.bench.ts [--base http://127.0.0.1:3000] [--runs 3]
+// Without --base it starts the built app on a scratch data directory (300 demo profiles).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+
+const { values } = parseArgs({ options: { base: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const runs = Number(values.runs);
+const root = path.resolve(import.meta.dirname, '..');
+
+async function startServer(): Promise<{ base: string; child: ChildProcess }> {
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitals-'));
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_PROFILES: '300',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return { base, child };
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill();
+  throw new Error('the app did not start');
+}
+
+interface Vitals {
+  lcp: number;
+  cls: number;
+  tbt: number;
+  kb: number;
+}
+
+async function measure(browser: Browser, url: string): Promise<Vitals> {
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 915 },
+    deviceScaleFactor: 2.6,
+    isMobile: true,
+    hasTouch: true,
+  });
+  // A returning visitor who accepted the 18+ notice (the notice itself is measured by the layout, not here).
+  await context.addInitScript(() => {
+    window.localStorage.setItem('adult-notice', 'accepted');
+    const w = window as unknown as { __vitals: { lcp: number; cls: number; long: Array<[number, number]> } };
+    w.__vitals = { lcp: 0, cls: 0, long: [] };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__vitals.lcp = e.startTime;
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
+        if (!e.hadRecentInput) w.__vitals.cls += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__vitals.long.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6 * 1024 * 1024) / 8,
+    uploadThroughput: (750 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  let bytes = 0;
+  cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => (bytes += e.encodedDataLength));
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForTimeout(3000); // late shifts and long tasks
+  const v = await page.evaluate(() => {
+    const w = window as unknown as { __vitals: { lcp: number; cls: number; long: Array<[number, number]> } };
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
+    const tbt = w.__vitals.long.filter(([start]) => start >= fcp).reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
+    return { lcp: w.__vitals.lcp, cls: w.__vitals.cls, tbt };
+  });
+  await context.close();
+  return { ...v, kb: bytes / 1024 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const server = values.base ? null : await startServer();
+const base = values.base ?? server!.base;
+const countries = (await (await fetch(`${base}/api/directory/countries`)).json()) as {
+  data: Array<{ slug: string; count: number }>;
+};
+const country = [...countries.data].sort((a, b) => b.count - a.count)[0].slug;
+const nav = (await (
+  await fetch(`${base}/api/directory/getNavigation`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ country }),
+  })
+).json()) as { places: Array<{ slug: string }> };
+const list = (await (
+  await fetch(`${base}/api/directory/getDirectory`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ country }),
+  })
+).json()) as { data: Array<{ id: number }> };
+const pages: Array<[string, string]> = [
+  ['home', '/'],
+  ['country', `/escorts/${country}`],
+  ['city', `/escorts/${country}/${nav.places[0].slug}`],
+  ['profile', `/profile/${list.data[0].id}`],
+  ['search', '/search?q=london'],
+];
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
+console.log(`| page | LCP | CLS | TBT | transferred |\n|---|---|---|---|---|`);
+for (const [name, p] of pages) {
+  const results: Vitals[] = [];
+  for (let i = 0; i < runs; i++) results.push(await measure(browser, base + p));
+  console.log(
+    `| ${name} (${p}) | ${(median(results.map((r) => r.lcp)) / 1000).toFixed(2)} s | ${median(results.map((r) => r.cls)).toFixed(3)} | ${median(results.map((r) => r.tbt)).toFixed(0)} ms | ${median(results.map((r) => r.kb)).toFixed(0)} KB |`,
+  );
+}
+await browser.close();
+server?.child.kill('SIGTERM');
