@@ -15,7 +15,7 @@ import { routeTable } from '../plugins/route-table';
 import { createAdvertiser, createSession, seedGeo } from './factories';
 import { createTestApp } from './helpers';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261123;
 
 const t = await createTestApp();
