@@ -13,6 +13,8 @@ import { defineConfig, type Plugin } from 'vite';
 const root = fileURLToPath(new URL('.', import.meta.url));
 const ASSETS_DIR = 'dyn';
 const SECTION_RE = /\/src\/client\/sections\/([a-z-]+)\/index\.tsx?$/;
+/** A build for the browser journeys carries their handle (window.__directoryApp); a production build does not. */
+const TEST_HOOKS = process.env.DIRECTORY_TEST_HOOKS === '1';
 const I18N_RE = /\/src\/shared\/i18n\/([a-z]{2})\/([a-z0-9-]+)\.json$/;
 
 function resolveBuildId(): string {
@@ -68,6 +70,8 @@ function versionedChunks(buildId: string): Plugin {
     },
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'build-id.txt', source: `${buildId}\n` });
+      // Tells e2e/run.ts and npm start which kind of build dist/client holds.
+      if (TEST_HOOKS) this.emitFile({ type: 'asset', fileName: 'test-hooks.txt', source: 'journeys\n' });
     },
   };
 }
@@ -110,6 +114,7 @@ export default defineConfig(({ command }) => {
     plugins: [react(), versionedChunks(buildId), precompress()],
     define: {
       'import.meta.env.VITE_BUILD_ID': JSON.stringify(buildId),
+      'import.meta.env.VITE_TEST_HOOKS': JSON.stringify(TEST_HOOKS),
     },
     experimental: {
       renderBuiltUrl(filename, { hostType }) {

@@ -19,7 +19,9 @@ function newestMtime(p: string): number {
 }
 
 const builtAt = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
-if (!builtAt || Math.max(...inputs.map(newestMtime)) > builtAt || process.env.FORCE_BUILD) {
+// A build left by the browser journeys carries their test handle: the site is never served with it.
+const forJourneys = fs.existsSync(path.join(root, 'dist/client/test-hooks.txt'));
+if (!builtAt || forJourneys || Math.max(...inputs.map(newestMtime)) > builtAt || process.env.FORCE_BUILD) {
   console.log('Building the web app...');
   const res = spawnSync(
     process.execPath,
@@ -27,6 +29,7 @@ if (!builtAt || Math.max(...inputs.map(newestMtime)) > builtAt || process.env.FO
     {
       cwd: root,
       stdio: 'inherit',
+      env: { ...process.env, DIRECTORY_TEST_HOOKS: '' },
     },
   );
   if (res.status !== 0) process.exit(res.status ?? 1);

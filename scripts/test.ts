@@ -48,7 +48,10 @@ if (fs.existsSync(vitestJson)) {
 if (!unit.ok && failed === 0) failed += 1;
 
 if (!process.env.SKIP_E2E) {
-  const build = await run('build the web app', ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn']);
+  // A build for the journeys: it carries their test handle (vite.config.ts), which `npm start` rebuilds without.
+  const build = await run('build the web app', ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+    DIRECTORY_TEST_HOOKS: '1',
+  });
   parts.push(['build', build.ok]);
   if (!build.ok) failed += 1;
   else {

@@ -16,7 +16,9 @@ if (nonce) (window as unknown as { __webpack_nonce__?: string }).__webpack_nonce
 async function start() {
   preloadSectionFor(window.location.pathname);
   await initI18n();
-  installDebugHandle();
+  // The journeys' handle exists only in a build made for them (DIRECTORY_TEST_HOOKS=1, e2e/run.ts): the
+  // constant is false in a production build, so the bundler drops the handle altogether.
+  if (import.meta.env.VITE_TEST_HOOKS) installDebugHandle();
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
   createRoot(root).render(
