@@ -4,7 +4,13 @@
 import { useEffect, useRef, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { EDIT_MENU, menuLink, sectionFromQuery, type MenuEntry } from '#shared/rules/edit-sections.ts';
+import {
+  EDIT_MENU,
+  menuLink,
+  SECTION_OF_REQUIRED,
+  sectionFromQuery,
+  type MenuEntry,
+} from '#shared/rules/edit-sections.ts';
 import type { UpdateData } from '#shared/schemas/profile-edit.ts';
 import { useCurrentUser } from '#client/features/app/api.ts';
 import { ApiError } from '#client/lib/api.ts';
@@ -50,17 +56,6 @@ export const SECTION_FORMS: Partial<Record<MenuEntry, ComponentType<SectionProps
   heading: HeadingForm,
   sexuality: SexualityForm,
   availability: AvailabilityForm,
-};
-
-/** Which menu entries a missing required item marks as "Needed". */
-const NEEDED: Record<string, MenuEntry> = {
-  screenName: 'screen_name',
-  heading: 'heading',
-  gender: 'gender',
-  cityId: 'location',
-  phone: 'phone',
-  about: 'about',
-  avatar: 'media',
 };
 
 export function useEditTarget() {
@@ -192,7 +187,7 @@ function EditMenu({
   active: MenuEntry | null;
 }) {
   const { t } = useTranslation('edit');
-  const needed = new Set(data.missing.map((m) => NEEDED[m]));
+  const needed = new Set(data.missing.map((m) => SECTION_OF_REQUIRED[m]));
   return (
     <nav className="edit-menu" aria-label={t('menu.label')} data-testid="edit-menu">
       <ul className="edit-menu__list">
