@@ -15,6 +15,7 @@ import type { AppContext } from './context';
 import { callLanguage, translateBody } from './lib/message-i18n';
 import { RedisRateLimiter } from './lib/rate-limiter';
 import { clientErrorHandler, frameworkErrors, plainNotFound, registerErrorHandler } from './plugins/error-handler';
+import { apiDocsRoute, registerApiDocs } from './plugins/api-docs';
 import { applyHttpLimits, HTTP_LIMITS, serverOptions, type HttpLimits } from './plugins/http-limits';
 import { recordRoutes } from './plugins/route-table';
 import { sameOriginPlugin } from './plugins/same-origin';
@@ -151,8 +152,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     request.url.startsWith('/api/') ? translateBody(payload, callLanguage(request)) : payload,
   );
 
+  await registerApiDocs(app, ctx.buildId);
   await app.register(
     async (api) => {
+      await api.register(apiDocsRoute(() => app));
       await api.register(healthRoutes, { ctx });
       await api.register(languageRoutes, { ctx });
       await api.register(helpRoutes, { ctx });

@@ -31,6 +31,8 @@ interface Rule {
 
 const ROUTES: Record<string, Rule> = {
   'GET /api/health': { access: 'public' },
+  // the OpenAPI document of these routes (src/server/plugins/api-docs.ts)
+  'GET /api/docs.json': { access: 'public' },
   // share bar: Tumblr's count through our server (docs/decisions/0805)
   'GET /api/share/tumblr': { access: 'public' },
   // app
