@@ -26,7 +26,7 @@ export const appRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
     const user = requireUser(req);
     // Written at most once a minute per account, however often the browser pings.
     const written = await auth.touchLastSeen(ctx, user.id);
-    return { data: { online: true, recorded: written } };
+    return { data: { online: true as const, recorded: written } };
   });
 
   // What the browser needs to know of the server's configuration (nothing secret).

@@ -8,7 +8,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   app.get('/health', { schema: { response: { 200: HealthResponse, 503: MessageBody } } }, async (_req, reply) => {
     try {
       await ctx.db.execute(sql`select 1`);
-      return { status: 'ok', build: ctx.buildId, database: ctx.dbKind };
+      return { status: 'ok' as const, build: ctx.buildId, database: ctx.dbKind };
     } catch {
       return reply.code(503).send({ message: 'Database unavailable.' });
     }
