@@ -127,7 +127,7 @@ async function waitForLoad(server: Server, session: Session, userId: number) {
   }
 }
 
-describe(`SIGKILL between the provider's answer and the ledger commit (${backend})`, () => {
+describe(`SIGKILL between the provider's answer and the ledger commit (${backend})`, { timeout: 180_000 }, () => {
   it('a restart settles each payment once: balances equal their entries, retries change nothing', async () => {
     const setup = await withDatabase(async ({ ctx }) => {
       await seedGeo(ctx);
