@@ -141,7 +141,7 @@ export async function sendEmailVerification(
   account: repo.AccountRow,
 ): Promise<void> {
   const link = await issueLink(ctx, ctx.db, account.id, 'email_verify', account.email);
-  await deliver(ctx, log, mails.verifyEmail(ctx, account.email, account.username, link.ref));
+  await deliver(ctx, log, mails.verifyEmail(ctx, account.email, account, link.ref));
 }
 
 // ---------------------------------------------------------------- register, login, logout
@@ -270,7 +270,7 @@ export async function verifyEmailLink(
     await endAccessInto(tx, account.id, user?.id === account.id ? user.sessionId : undefined);
     await repo.audit(tx, account.id, 'account.email_changed', account.id);
   });
-  await deliver(ctx, log, mails.emailChanged(oldEmail, account.username));
+  await deliver(ctx, log, mails.emailChanged(oldEmail, account));
   return notification('Thank you, your new email address is confirmed.', {
     icon: 'success',
     path: `/edit/account/${account.id}`,
@@ -351,7 +351,7 @@ export async function verifyPin(
   });
   await resetLimit(ctx, LIMITS.pinAccount, user.id);
   const account = await repo.findAccountById(ctx.db, user.id);
-  if (account) await deliver(ctx, request.log, mails.mobileChanged(account.email, account.username));
+  if (account) await deliver(ctx, request.log, mails.mobileChanged(account.email, account));
   return notification('Thank you, your mobile number is confirmed.', {
     icon: 'success',
     path: `/edit/account/${user.id}`,
@@ -393,7 +393,7 @@ export async function forgotPassword(
     setImmediate(() => {
       void (async () => {
         const link = await issueLink(ctx, ctx.db, account.id, 'password_reset', null);
-        await deliver(ctx, log, mails.resetPassword(ctx, account.email, account.username, link.id, link.secret));
+        await deliver(ctx, log, mails.resetPassword(ctx, account.email, account, link.id, link.secret));
       })().catch((err: unknown) => log.error({ err }, 'password reset link could not be issued'));
     });
   }
@@ -435,7 +435,7 @@ export async function resetPassword(
     await repo.audit(tx, null, 'account.password_reset', account.id);
   });
   await resetLimit(ctx, LIMITS.loginAccount, `id:${account.id}`);
-  await deliver(ctx, request.log, mails.passwordChanged(account.email, account.username));
+  await deliver(ctx, request.log, mails.passwordChanged(account.email, account));
   return notification('Your password has been changed. You can sign in with it now.', {
     icon: 'success',
     path: '/login',
@@ -483,7 +483,7 @@ export async function changePassword(
     await endAccessInto(tx, target.id, actor.id === target.id ? actor.sessionId : undefined);
     await repo.audit(tx, actor.id, 'account.password_changed', target.id);
   });
-  await deliver(ctx, request.log, mails.passwordChanged(target.email, target.username));
+  await deliver(ctx, request.log, mails.passwordChanged(target.email, target));
   return notification('Your password has been changed. Other sessions were signed out.', { icon: 'success' });
 }
 
@@ -545,8 +545,8 @@ export async function sendEmailChangeLink(
 ) {
   await reserve(ctx, [[LIMITS.mailAccount, account.id]]);
   const link = await issueLink(ctx, ctx.db, account.id, 'email_change', newEmail);
-  await deliver(ctx, log, mails.changeEmail(ctx, newEmail, account.username, link.ref));
-  await deliver(ctx, log, mails.emailChangeRequested(account.email, account.username));
+  await deliver(ctx, log, mails.changeEmail(ctx, newEmail, account, link.ref));
+  await deliver(ctx, log, mails.emailChangeRequested(account.email, account));
 }
 
 /** Deletion: every session and every link into the account end. */
@@ -561,7 +561,7 @@ export async function notifyAccountDeleted(
   log: FastifyBaseLogger,
   account: repo.AccountRow,
 ): Promise<void> {
-  await deliver(ctx, log, mails.accountDeleted(account.email, account.username, ACCOUNT_PURGE_DAYS));
+  await deliver(ctx, log, mails.accountDeleted(account.email, account, ACCOUNT_PURGE_DAYS));
 }
 
 /** Periodic clean-up for the worker: expired sessions, and links and PINs dead for over a week. */

@@ -1,7 +1,10 @@
 // The auth flows through the real app, with mail going over a real SMTP server in process.
+import fs from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks, accounts, authTokens, profiles, sessions } from '../../db/schema';
+import { CATALOGUE_DIR } from '../../lib/i18n';
 import { hashPassword } from '../../lib/password';
 import { hashToken } from '../../plugins/session';
 import { createAdvertiser, seedGeo, sessionFromResponse, signIn } from '../../test/factories';
@@ -302,6 +305,74 @@ describe('login and logout', () => {
     expect(wrong.statusCode).toBe(403);
     const ok = await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session });
     expect(ok.statusCode).toBe(200);
+  });
+});
+
+describe("mails in the recipient's language (issue 13)", () => {
+  const catalogue = (lang: string) =>
+    JSON.parse(fs.readFileSync(path.join(CATALOGUE_DIR, lang, 'mail.json'), 'utf8')) as Record<
+      string,
+      string | Record<string, string>
+    >;
+  const en = catalogue('en');
+  const text = (c: ReturnType<typeof catalogue>, key: string) => {
+    const [a, b] = key.split('.');
+    return (b ? (c[a] as Record<string, string>)[b] : c[a]) as string;
+  };
+
+  for (const [lang, how] of [
+    ['de', { headers: { host: 'de.directory.example' } }],
+    ['es', { headers: { 'x-language': 'es' } }],
+    ['en', {}],
+  ] as const) {
+    it(`${lang}: the page's language is stored on the account and its mails are written in it`, async () => {
+      const c = catalogue(lang);
+      const user = newUser();
+      const res = await post('/api/auth/register', user, { remoteAddress: addr(), ...how });
+      expect(res.statusCode, res.body).toBe(200);
+      const id = res.json().data.user_id as number;
+      expect(res.json().data.language).toBe(lang);
+      const [row] = await t.ctx.db.select({ language: accounts.language }).from(accounts).where(eq(accounts.id, id));
+      expect(row.language).toBe(lang);
+
+      const verify = await smtp.next(user.email);
+      expect(verify.subject).toBe(text(c, 'verifyEmail.subject'));
+      expect(verify.text).toContain(text(c, 'greeting').replace('{{name}}', user.username));
+      expect(verify.text).toContain(`${text(c, 'verifyEmail.link')}: https://directory.example/verify/email/`);
+      expect(verify.text).toContain(text(c, 'automatic'));
+      expect(verify.html).toContain(text(c, 'verifyEmail.body'));
+      if (lang !== 'en') {
+        // Not a word of the English mail.
+        for (const key of ['verifyEmail.subject', 'verifyEmail.body', 'verifyEmail.link', 'automatic'])
+          expect(verify.text).not.toContain(text(en, key));
+      }
+
+      // A mail sent later, from a request in another language, still follows the account.
+      const forgot = await post(
+        '/api/auth/forgotPassword',
+        { email: user.email },
+        { remoteAddress: addr(), headers: { 'x-language': lang === 'en' ? 'de' : 'en' } },
+      );
+      expect(forgot.statusCode).toBe(200);
+      const reset = await smtp.next(user.email);
+      expect(reset.subject).toBe(text(c, 'resetPassword.subject'));
+      expect(reset.text).toContain(text(c, 'resetPassword.ignore'));
+    });
+  }
+
+  it('the language switcher changes the language of the next mail; Portuguese is written in Spanish', async () => {
+    const { user, id, session } = await register();
+    await smtp.next(user.email);
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/api/account/${id}/language`,
+      payload: { language: 'pt' },
+      ...session,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
+    const reset = await smtp.next(user.email);
+    expect(reset.subject).toBe(text(catalogue('es'), 'resetPassword.subject'));
   });
 });
 

@@ -1,7 +1,11 @@
-// The messages the account flows send. Links are built on PUBLIC_URL, never on the request's Host
-// header (a forged Host would otherwise put an attacker's domain into a reset mail).
+// The messages the account flows send, in the recipient's language. Links are built on PUBLIC_URL,
+// never on the request's Host header (a forged Host would otherwise put an attacker's domain into a
+// reset mail).
 import type { FastifyBaseLogger } from 'fastify';
+import type { Language } from '#shared/constants.ts';
+import { isLanguage } from '#shared/rules/language.ts';
 import type { AppContext } from '../../context';
+import { translator } from '../../lib/i18n';
 import type { MailMessage } from '../../lib/mailer';
 
 export function publicBase(ctx: AppContext): string {
@@ -11,77 +15,89 @@ export function publicBase(ctx: AppContext): string {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-function message(to: string, subject: string, lines: string[], link?: { url: string; label: string }): MailMessage {
-  const text = [
-    ...lines,
-    ...(link ? ['', `${link.label}: ${link.url}`] : []),
-    '',
-    '-- ',
-    'This message was sent automatically.',
-  ].join('\n');
+/** Who a mail is written to: the name it greets and the language stored on the account. */
+export interface Recipient {
+  username: string;
+  language: string;
+}
+
+/** The account's language when it is one of ours, else English (an old row, a hand-edited value). */
+export function mailLanguage(language: string): Language {
+  return isLanguage(language) ? language : 'en';
+}
+
+/** t of the mail catalogue in the recipient's language. */
+function tr(who: Recipient) {
+  const lang = mailLanguage(who.language);
+  return translator(lang, 'mail');
+}
+
+function message(
+  to: string,
+  who: Recipient,
+  subject: string,
+  lines: string[],
+  link?: { url: string; label: string },
+): MailMessage {
+  const t = tr(who);
+  const body = [t('greeting', { name: who.username }), ...lines];
+  const automatic = t('automatic');
+  const text = [...body, ...(link ? ['', `${link.label}: ${link.url}`] : []), '', '-- ', automatic].join('\n');
   const html = [
-    ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
+    ...body.map((l) => `<p>${escapeHtml(l)}</p>`),
     link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p><p>${escapeHtml(link.url)}</p>` : '',
-    '<p style="color:#888">This message was sent automatically.</p>',
+    `<p style="color:#888">${escapeHtml(automatic)}</p>`,
   ].join('\n');
   return { to, subject, text, html };
 }
 
+/**
+ * The account mails, in the language stored on the account (src/shared/i18n/<lang>/mail.json): set at
+ * registration from the page's language and by the language switcher. `to` may differ from the
+ * account's address (a new address being confirmed), the language never does.
+ */
 export const mails = {
-  verifyEmail: (ctx: AppContext, to: string, username: string, ref: string) =>
-    message(
-      to,
-      'Confirm your email address',
-      [`Hello ${username},`, 'please confirm your email address by opening the link below. It is valid for 48 hours.'],
-      { url: `${publicBase(ctx)}/verify/email/${ref}`, label: 'Confirm my email address' },
-    ),
-  changeEmail: (ctx: AppContext, to: string, username: string, ref: string) =>
-    message(
-      to,
-      'Confirm your new email address',
-      [
-        `Hello ${username},`,
-        'you asked to use this address for your account. Open the link below to confirm it; it is valid for 24 hours.',
-      ],
-      { url: `${publicBase(ctx)}/verify/email/${ref}`, label: 'Confirm my new email address' },
-    ),
-  emailChangeRequested: (to: string, username: string) =>
-    message(to, 'Your email address is about to change', [
-      `Hello ${username},`,
-      'someone signed in to your account asked to move it to another email address. It changes only when the link sent to the new address is opened.',
-      'If this was not you, change your password now.',
-    ]),
-  emailChanged: (to: string, username: string) =>
-    message(to, 'Your email address was changed', [
-      `Hello ${username},`,
-      'your account now uses another email address. If this was not you, contact us at once.',
-    ]),
-  resetPassword: (ctx: AppContext, to: string, username: string, id: number, secret: string) =>
-    message(
-      to,
-      'Reset your password',
-      [
-        `Hello ${username},`,
-        'open the link below to choose a new password. It works once and is valid for one hour.',
-        'If you did not ask for this, ignore this message.',
-      ],
-      { url: `${publicBase(ctx)}/recover/${id}/${secret}`, label: 'Choose a new password' },
-    ),
-  passwordChanged: (to: string, username: string) =>
-    message(to, 'Your password was changed', [
-      `Hello ${username},`,
-      'the password of your account was changed and every other session was signed out. If this was not you, reset your password now.',
-    ]),
-  mobileChanged: (to: string, username: string) =>
-    message(to, 'Your mobile number was changed', [
-      `Hello ${username},`,
-      'a new mobile number was confirmed for your account. If this was not you, contact us at once.',
-    ]),
-  accountDeleted: (to: string, username: string, days: number) =>
-    message(to, 'Your account was deleted', [
-      `Hello ${username},`,
-      `your account was deleted and your profile is hidden. All its data will be removed within ${days} days.`,
-    ]),
+  verifyEmail: (ctx: AppContext, to: string, who: Recipient, ref: string) => {
+    const t = tr(who);
+    return message(to, who, t('verifyEmail.subject'), [t('verifyEmail.body')], {
+      url: `${publicBase(ctx)}/verify/email/${ref}`,
+      label: t('verifyEmail.link'),
+    });
+  },
+  changeEmail: (ctx: AppContext, to: string, who: Recipient, ref: string) => {
+    const t = tr(who);
+    return message(to, who, t('changeEmail.subject'), [t('changeEmail.body')], {
+      url: `${publicBase(ctx)}/verify/email/${ref}`,
+      label: t('changeEmail.link'),
+    });
+  },
+  emailChangeRequested: (to: string, who: Recipient) => {
+    const t = tr(who);
+    return message(to, who, t('emailChangeRequested.subject'), [t('emailChangeRequested.body'), t('notYouReset')]);
+  },
+  emailChanged: (to: string, who: Recipient) => {
+    const t = tr(who);
+    return message(to, who, t('emailChanged.subject'), [`${t('emailChanged.body')} ${t('notYouContact')}`]);
+  },
+  resetPassword: (ctx: AppContext, to: string, who: Recipient, id: number, secret: string) => {
+    const t = tr(who);
+    return message(to, who, t('resetPassword.subject'), [t('resetPassword.body'), t('resetPassword.ignore')], {
+      url: `${publicBase(ctx)}/recover/${id}/${secret}`,
+      label: t('resetPassword.link'),
+    });
+  },
+  passwordChanged: (to: string, who: Recipient) => {
+    const t = tr(who);
+    return message(to, who, t('passwordChanged.subject'), [t('passwordChanged.body')]);
+  },
+  mobileChanged: (to: string, who: Recipient) => {
+    const t = tr(who);
+    return message(to, who, t('mobileChanged.subject'), [`${t('mobileChanged.body')} ${t('notYouContact')}`]);
+  },
+  accountDeleted: (to: string, who: Recipient, days: number) => {
+    const t = tr(who);
+    return message(to, who, t('accountDeleted.subject'), [t('accountDeleted.body', { days })]);
+  },
 };
 
 /** Sends without failing the request: a mail that cannot leave is logged, and the user can ask again. */
