@@ -6,7 +6,7 @@ import { ProfileView } from '#shared/views/profile-view.tsx';
 import { matchRoute } from '#shared/routes.ts';
 import { textLanguage } from '#shared/rules/language.ts';
 import { translator } from '../../lib/i18n';
-import { escapeHtml, renderHead, type LanguageUrls, type PageMeta } from './seo.service';
+import { alternates, escapeHtml, renderHead, type LanguageUrls, type PageMeta } from './seo.service';
 
 /**
  * The SPA's index.html in the page's language: `<html lang>`, the noscript text and either the public
@@ -29,7 +29,16 @@ export function injectPage(
     const route = matchRoute(path.split(/[?#]/)[0])?.route;
     const site = t('siteName');
     const page = route ? t(`titles:${route.title}`) : '';
-    head = `<title>${escapeHtml(page && page !== site ? `${page} | ${site}` : site)}</title>`;
+    const title = escapeHtml(page && page !== site ? `${page} | ${site}` : site);
+    const description = escapeHtml(t('pages:seo.statement'));
+    // Every HTML answer names its language versions (issue 13), the SPA's own screens too.
+    head = [
+      `<title>${title}</title>`,
+      `<meta name="description" content="${description}">`,
+      alternates(urls),
+      `<meta property="og:title" content="${title}">`,
+      `<meta property="og:description" content="${description}">`,
+    ].join('\n    ');
   }
   html = /<title>[^<]*<\/title>/.test(html)
     ? html.replace(/<title>[^<]*<\/title>/, () => head)

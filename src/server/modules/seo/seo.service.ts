@@ -145,7 +145,7 @@ export function languageUrls(ctx: AppContext, host: string | undefined, path: st
   return urls;
 }
 
-function alternates(urls: LanguageUrls) {
+export function alternates(urls: LanguageUrls) {
   return (Object.entries(urls) as Array<[string, string]>)
     .map(([lang, href]) => `<link rel="alternate" hreflang="${lang}" href="${escapeXml(href)}">`)
     .join('\n    ');

@@ -223,6 +223,64 @@ describe('server-rendered pages in the language of the host or ?lang= (issue 13)
   });
 });
 
+describe('the ten screens of the languages journey, as the server sends them (issue 13)', () => {
+  const tag = (html: string, re: RegExp) => re.exec(html)?.[1];
+  const pages = () => [
+    '/',
+    '/escorts/germany',
+    '/escorts/germany/berlin',
+    `/profile/${ids.anna}`,
+    '/search?q=Berl',
+    '/countries',
+    '/feed',
+    '/shop',
+    '/help',
+    `/edit/account/${ids.anna}`,
+  ];
+  const head = async (url: string, host?: string) => {
+    const res = await app.inject({ method: 'GET', url, headers: host ? { host } : {} });
+    expect(res.statusCode, url).toBe(200);
+    const html = res.body;
+    return {
+      lang: tag(html, /<html lang="([^"]*)"/),
+      title: tag(html, /<title>([^<]*)<\/title>/),
+      description: tag(html, /<meta name="description" content="([^"]*)"/),
+      alternates: Object.fromEntries([...html.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], m[2]])),
+    };
+  };
+
+  for (const [lang, host, query] of [
+    ['de', 'de.example.test', ''],
+    ['es', undefined, 'lang=es'],
+  ] as const) {
+    it(`${lang}: lang, a title and description of that language, every alternate and x-default`, async () => {
+      for (const url of pages()) {
+        const path = url.split('?')[0];
+        const own = await head(query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url, host);
+        const english = await head(url);
+        expect(own.lang, url).toBe(lang);
+        expect(english.lang, url).toBe('en');
+        expect(own.title, url).toBeTruthy();
+        expect(own.description, url).toBeTruthy();
+        // A profile's title and description are the advertiser's own words ("Shop" is German too);
+        // every other title and description is the language's.
+        if (!path.startsWith('/profile/')) {
+          if (path !== '/shop') expect(own.title, url).not.toBe(english.title);
+          expect(own.description, url).not.toBe(english.description);
+        }
+        expect(own.alternates, url).toEqual({
+          en: `https://example.test${path}`,
+          de: lang === 'de' ? `https://de.example.test${path}` : `https://example.test${path}?lang=de`,
+          es: `https://example.test${path}?lang=es`,
+          pt: `https://example.test${path}?lang=pt`,
+          'x-default': `https://example.test${path}`,
+        });
+        expect(english.alternates, url).toEqual({ ...own.alternates, de: `https://example.test${path}?lang=de` });
+      }
+    });
+  }
+});
+
 describe('the profile view rendered on the server (src/shared/views/profile-view.tsx)', () => {
   it('is the first HTML of /profile/{id}: name, rates, hours, phone to tap, links made safe', async () => {
     const html = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}` })).body;
