@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { SSR_STATE_ID, type SsrQuery } from '#shared/views/ssr-state.ts';
+import { App, queryClient } from './app/app';
 import { preloadSectionFor } from './app/sections';
 import { installDebugHandle } from './lib/debug-handle';
 import { initI18n } from './lib/i18n';
@@ -13,9 +14,27 @@ import './styles.css';
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
 if (nonce) (window as unknown as { __webpack_nonce__?: string }).__webpack_nonce__ = nonce;
 
+/**
+ * The answers the server's page carries (docs/decisions/0705) into the query cache, so that the first
+ * render shows the screen already on display instead of placeholders that fill in and push things down.
+ */
+function seedQueries() {
+  const element = document.getElementById(SSR_STATE_ID);
+  if (!element?.textContent) return;
+  try {
+    for (const { key, data, stale } of JSON.parse(element.textContent) as SsrQuery[])
+      queryClient.setQueryData(key, data, stale ? { updatedAt: 0 } : undefined);
+  } catch {
+    // A page without usable state renders as any other: the screen asks for its data.
+  }
+  element.remove();
+}
+
 async function start() {
-  preloadSectionFor(window.location.pathname);
-  await initI18n();
+  // The server's first screen stays up until the app can draw the same screen in one go: its
+  // section, texts and data all there (the section is rendered directly once loaded, route-screen).
+  await Promise.all([preloadSectionFor(window.location.pathname), initI18n()]);
+  seedQueries();
   // The journeys' handle exists only in a build made for them (DIRECTORY_TEST_HOOKS=1, e2e/run.ts): the
   // constant is false in a production build, so the bundler drops the handle altogether.
   if (import.meta.env.VITE_TEST_HOOKS) installDebugHandle();

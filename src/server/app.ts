@@ -41,7 +41,7 @@ import { sandboxAcquirerRoutes } from './modules/sandbox-acquirer/sandbox-acquir
 import { seoRoutes } from './modules/seo/seo.routes';
 import { shareRoutes } from './modules/share/share.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
-import { injectPage, renderProfileHtml } from './modules/seo/seo.html';
+import { injectPage, pageRenderer } from './modules/seo/seo.html';
 import { languageUrls, pageMeta } from './modules/seo/seo.service';
 import { legacyRedirect } from '#shared/routes.ts';
 import { urlLanguage } from './lib/i18n';
@@ -230,7 +230,7 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
     // pages arrive with their head and first HTML already rendered, for search engines and previews.
     const lang = urlLanguage(url, request.hostname);
     const urls = languageUrls(ctx, request.host, url);
-    const meta = await pageMeta(ctx, url, urls, lang, (profile) => renderProfileHtml(profile, lang));
+    const meta = await pageMeta(ctx, url, urls, lang, pageRenderer(lang));
     const nonce = reply.cspNonce.style;
     const html = injectPage(indexHtml, meta, urls, lang, url).replace(
       '<head>',

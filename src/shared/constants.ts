@@ -104,3 +104,9 @@ export const SLUG_PATTERN = /^[a-z-]+$/;
 /** Double-submit CSRF (docs/decisions/0101): the readable cookie the SPA echoes in the header. */
 export const CSRF_COOKIE = 'csrf';
 export const CSRF_HEADER = 'x-csrf-token';
+
+/**
+ * The cart with a standard top-up put in it (/checkout/cart reads ?add=standard_topup): where the menu's
+ * "TopUp" entry and the media screens' "Topup Required" lead.
+ */
+export const TOPUP_CART_PATH = '/checkout/cart?add=standard_topup';

@@ -7,7 +7,8 @@ import { i18n } from '#client/lib/i18n.ts';
 import { createQueryClient } from '#client/lib/query-client.ts';
 import { createAppRouter } from './router';
 
-const queryClient = createQueryClient();
+/** Exported for the start-up, which seeds it with the answers the server's page carries. */
+export const queryClient = createQueryClient();
 const router = createAppRouter();
 
 export function App() {

@@ -70,6 +70,11 @@ const session = {
 export type PreloadableLazy<P extends object> = LazyExoticComponent<ComponentType<P>> & {
   /** Starts the download early (e.g. alongside the i18n start-up); later renders reuse it. */
   preload: () => Promise<ComponentType<P>>;
+  /**
+   * The component once loaded: rendering it directly does not suspend (React.lazy suspends once even
+   * for a module already there), so a page whose first render waited for its section shows at once.
+   */
+  resolved?: ComponentType<P>;
 };
 
 /**
@@ -99,7 +104,11 @@ export function lazyWithRetry<P extends object>(
   timeoutMs = SECTION_LOAD_TIMEOUT_MS,
 ): PreloadableLazy<P> {
   let pending: Promise<ComponentType<P>> | undefined;
-  const preload = () => (pending ??= withTimeout(load(), timeoutMs, name));
+  const preload = () =>
+    (pending ??= withTimeout(load(), timeoutMs, name).then((loaded) => {
+      result.resolved = loaded;
+      return loaded;
+    }));
   const component = lazy(async () => {
     try {
       return { default: await loadWithRetry(name, preload) };
@@ -108,5 +117,6 @@ export function lazyWithRetry<P extends object>(
       throw toChunkLoadError(name, error);
     }
   });
-  return Object.assign(component, { preload });
+  const result: PreloadableLazy<P> = Object.assign(component, { preload });
+  return result;
 }

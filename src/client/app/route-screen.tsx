@@ -18,6 +18,7 @@ export function RouteScreen({ meta }: { meta: RouteMeta }) {
     const value = params[key];
     if (value !== undefined && !SLUG_PATTERN.test(value)) return <Navigate to={NOT_FOUND_PATH} replace />;
   }
-  const Section = SECTION_COMPONENTS[meta.section];
+  const lazySection = SECTION_COMPONENTS[meta.section];
+  const Section = lazySection.resolved ?? lazySection;
   return <Section route={meta.name} />;
 }

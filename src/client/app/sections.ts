@@ -43,12 +43,13 @@ export const SECTION_COMPONENTS: Record<Section, PreloadableLazy<SectionProps>> 
   ),
 };
 
-/** Starts downloading the section of the first screen while i18n starts up. */
-export function preloadSectionFor(pathname: string): void {
+/** Starts downloading the section of the first screen while i18n starts up; resolves when it is there. */
+export function preloadSectionFor(pathname: string): Promise<unknown> {
   const matches = matchRoutes(
     ROUTES.map((meta) => ({ path: routerPath(meta.path), meta })),
     pathname,
   );
   const meta = matches?.[matches.length - 1]?.route.meta;
-  if (meta) void SECTION_COMPONENTS[meta.section].preload().catch(() => undefined);
+  // A failure is the lazy component's to report (its error boundary), not the start-up's.
+  return meta ? SECTION_COMPONENTS[meta.section].preload().catch(() => undefined) : Promise.resolve();
 }

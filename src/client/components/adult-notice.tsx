@@ -1,6 +1,7 @@
 // The 18+ notice of DESIGN.md ("Visitors see an 18+ notice once"): the site statement with Accept and
-// Leave, shown until accepted in this browser (localStorage). A notice in the page flow, not a
-// blocking gate: the directory shows no explicit material, and nothing on the page sits under it.
+// Leave, shown until accepted in this browser (localStorage). A sheet over the bottom of the screen,
+// not a blocking gate: the directory shows no explicit material, the page stays usable, and since it is
+// out of the page flow neither showing nor accepting it moves the content (docs/decisions/0707).
 // Signed-in users proved their age at registration and never see it.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

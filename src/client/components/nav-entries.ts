@@ -1,5 +1,5 @@
 // The navigation menu of spec section 2, by role. Pure, so the role rules are unit-tested.
-import { TOPUP_CART_PATH } from '#shared/schemas/money.ts';
+import { TOPUP_CART_PATH } from '#shared/constants.ts';
 import type { CurrentUser, Role } from '#client/features/app/api.ts';
 
 export type NavKey =

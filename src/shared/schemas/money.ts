@@ -24,11 +24,8 @@ export const TRANSACTION_KINDS = ['load', 'purchase', 'auto_topup', 'adjustment'
 export const TRANSACTIONS_PAGE_SIZE = 25;
 /** At most this many items in a cart. */
 export const CART_MAX_ITEMS = 10;
-/**
- * The cart with a standard top-up put in it (/checkout/cart reads ?add=standard_topup): where the menu's
- * "TopUp" entry and the media screens' "Topup Required" lead.
- */
-export const TOPUP_CART_PATH = '/checkout/cart?add=standard_topup';
+// In constants.ts (no Zod): the menu names it, and the menu is in the first route's code.
+export { TOPUP_CART_PATH } from '../constants';
 
 const id = coercedId();
 /** A positive amount in minor units; 10,000,000.00 at most, far above any real load. */

@@ -125,3 +125,18 @@ export function messengerHref(service: string, value: string): string | null {
       return null;
   }
 }
+
+/** The profile name in small text under an item: only when shown (non-empty) and different from the name. */
+export function secondaryName(name: string, profileName: string | null | undefined): string | null {
+  const p = profileName?.trim();
+  return p && p !== name.trim() ? p : null;
+}
+
+/** Country name in the display language from its ISO code, falling back to the server's name. */
+export function countryName(code: string, fallback: string, language: string): string {
+  try {
+    return new Intl.DisplayNames([intlLocale(language)], { type: 'region' }).of(code.toUpperCase()) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}

@@ -10,10 +10,12 @@ export interface PictureImageProps {
   sizes: string;
   alt: string;
   loading?: 'lazy' | 'eager';
+  /** 'high' for the page's largest paint (the first listing images, the profile's avatar). */
+  fetchPriority?: 'high' | 'low' | 'auto';
   className?: string;
 }
 
-export function PictureImage({ picture, sizes, alt, loading = 'lazy', className }: PictureImageProps) {
+export function PictureImage({ picture, sizes, alt, loading = 'lazy', fetchPriority, className }: PictureImageProps) {
   // Set by the browser's script only: a style attribute in the server's HTML would need an inline-style
   // exception in the CSP (docs/decisions/0805), and the SPA replaces that HTML at once anyway.
   const style: CSSProperties | undefined =
@@ -32,6 +34,7 @@ export function PictureImage({ picture, sizes, alt, loading = 'lazy', className 
         height={picture.height}
         alt={alt}
         loading={loading}
+        fetchPriority={fetchPriority}
         decoding="async"
         style={style}
       />

@@ -27,6 +27,10 @@ export interface LinkProps {
   className?: string;
   children: ReactNode;
   'aria-label'?: string;
+  'aria-current'?: 'page';
+  'data-testid'?: string;
+  /** The SPA only (a card opens the profile modal); the server's plain links have none. */
+  onClick?: (event: ReactMouseEvent<HTMLAnchorElement>) => void;
 }
 /** Internal links: a plain <a> on the server, the router's Link in the SPA. */
 export type LinkRenderer = (props: LinkProps) => ReactNode;
@@ -79,8 +83,8 @@ export interface ProfileViewProps {
   children?: ReactNode;
 }
 
-const plainLink: LinkRenderer = ({ href, className, children, ...rest }) => (
-  <a href={href} className={className} aria-label={rest['aria-label']}>
+export const plainLink: LinkRenderer = ({ href, className, children, onClick, ...rest }) => (
+  <a href={href} className={className} onClick={onClick} {...rest}>
     {children}
   </a>
 );
@@ -120,6 +124,7 @@ export function ProfileView(props: ProfileViewProps) {
               sizes={PICTURE_SIZES.avatar}
               alt={t('profile.avatarAlt', { name: profile.screen_name })}
               loading="eager"
+              fetchPriority="high"
             />
           ) : (
             <span className="card__placeholder" aria-hidden="true">

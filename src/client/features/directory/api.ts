@@ -15,6 +15,7 @@ import type {
 import type { NotificationBody } from '#shared/api/errors.ts';
 import { api, ApiError } from '#client/lib/api.ts';
 import { itemLocation } from '#shared/rules/listing-item.ts';
+import { ssrKeys } from '#shared/views/ssr-state.ts';
 
 export type Countries = z.infer<typeof CountriesResponse>['data'];
 export type { CommentsPage, DirectoryFilter, DirectoryPage, Navigation, Profile, ProfileItem };
@@ -38,13 +39,14 @@ export function normalizeFilter(filter: DirectoryFilter): DirectoryFilter {
     : { category: filter.category, country: filter.country };
 }
 
+// The keys the server's first HTML fills (shared/views/ssr-state) are the shared ones.
 export const directoryKeys = {
-  countries: (category: Category) => ['directory', 'countries', category] as const,
-  navigation: (filter: DirectoryFilter) => ['directory', 'navigation', normalizeFilter(filter)] as const,
-  list: (filter: DirectoryFilter) => ['directory', 'list', normalizeFilter(filter)] as const,
-  search: (q: string) => ['directory', 'search', q] as const,
+  countries: (category: Category) => ssrKeys.countries(category),
+  navigation: (filter: DirectoryFilter) => ssrKeys.navigation(normalizeFilter(filter)),
+  list: (filter: DirectoryFilter) => ssrKeys.list(normalizeFilter(filter)),
+  search: (q: string) => ssrKeys.search(q),
   nearby: (lat: number, lng: number) => ['directory', 'nearby', lat, lng] as const,
-  profile: (ref: ProfileRef) => ['directory', 'profile', ref] as const,
+  profile: (ref: ProfileRef) => ssrKeys.profile(ref),
   bookmark: (id: number) => ['directory', 'bookmark', id] as const,
   comments: (profileId: number) => ['directory', 'comments', profileId] as const,
 };

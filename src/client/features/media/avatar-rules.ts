@@ -1,7 +1,7 @@
 // The avatar rule of DESIGN.md: the "Attention" rules come before every avatar upload, and above
 // AVATAR_CHANGE_MAX_POSITION a change needs a top-up first ("Topup Required", to the cart with a
 // standard top-up in it).
-import { TOPUP_CART_PATH } from '#shared/schemas/money.ts';
+import { TOPUP_CART_PATH } from '#shared/constants.ts';
 import { confirm, escapeHtml, notify } from '#client/lib/dialogs.ts';
 import { i18n } from '#client/lib/i18n.ts';
 

@@ -40,13 +40,14 @@ function FeedList({ kind }: { kind: FeedKind }) {
         <p className="empty">{t('feed.empty')}</p>
       ) : (
         <ul className="card-grid">
-          {entries.map((entry) =>
+          {entries.map((entry, index) =>
             kind === 'photos' ? (
               <PhotoCard key={entry.key} entry={entry} />
             ) : (
               <ProfileCard
                 key={entry.key}
                 item={entry.profile}
+                index={index}
                 extra={
                   <p className="feed__when small muted">
                     {entry.tour

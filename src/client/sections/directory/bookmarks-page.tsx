@@ -48,7 +48,7 @@ export function BookmarksPage() {
                 <ProfileCard
                   key={item.id}
                   item={item}
-                  eager={index < 4}
+                  index={index}
                   onOpen={(id) => openProfile(id, { ids: shownIds })}
                   extra={
                     <div className="card__extra">

@@ -1,22 +1,21 @@
-import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { ProfileItem } from '#shared/schemas/directory.ts';
-import { locationLabel } from '#shared/views/format.ts';
-import { VerifiedBadge } from '#shared/views/verified-badge.tsx';
-import { PICTURE_SIZES, PictureImage } from '#shared/views/picture.tsx';
-import { secondaryName } from '#client/lib/format.ts';
+import { ProfileCardView } from '#shared/views/directory-view.tsx';
+import type { Translate } from '#shared/views/profile-view.tsx';
+import { routerLink } from '#client/components/router-link.tsx';
 import { observeImpression } from '#client/lib/impressions.ts';
 
 export function ProfileCard({
   item,
-  eager,
+  index,
   onOpen,
   distanceKm,
   extra,
 }: {
   item: ProfileItem;
-  eager?: boolean;
+  /** Position in the list: the first cards load their images first (shared/views/directory-view). */
+  index: number;
   /** A plain click opens the profile modal over the list; other clicks (new tab...) follow the link. */
   onOpen?: (id: number) => void;
   /** Nearby lists: the distance to the visitor. */
@@ -25,7 +24,7 @@ export function ProfileCard({
   extra?: ReactNode;
 }) {
   const { t } = useTranslation('directory');
-  const small = secondaryName(item.name, item.user.profile);
+  const translate = useCallback<Translate>((key, options) => t(key, options ?? {}), [t]);
   const ref = useRef<HTMLLIElement>(null);
 
   // An impression: the card was at least half on screen (lib/impressions).
@@ -41,34 +40,15 @@ export function ProfileCard({
   };
 
   return (
-    <li className="card" data-testid="profile-card" data-id={item.id} ref={ref}>
-      <Link className="card__link" to={`/profile/${item.id}`} onClick={onClick}>
-        <div className="card__media">
-          {item.avatar ? (
-            <PictureImage picture={item.avatar} sizes={PICTURE_SIZES.card} alt="" loading={eager ? 'eager' : 'lazy'} />
-          ) : (
-            <span className="card__placeholder" aria-label={t('item.noPhoto')}>
-              {item.name.slice(0, 1).toUpperCase()}
-            </span>
-          )}
-          {item.on_tour && <span className="badge badge--tour">{t('item.onTour')}</span>}
-          {distanceKm !== undefined && (
-            <span className="badge badge--distance" data-testid="card-distance">
-              {distanceKm < 1 ? t('nearby.lessThanOne') : t('nearby.distance', { km: Math.round(distanceKm) })}
-            </span>
-          )}
-        </div>
-        <div className="card__body">
-          <h3 className="card__name">
-            <span className="card__name-text">{item.name}</span>
-            {item.verified && <VerifiedBadge label={t('item.verified')} />}
-          </h3>
-          {item.heading && <p className="card__heading">{item.heading}</p>}
-          <p className="card__location">{locationLabel(item.user.city, item.user.place)}</p>
-          {small && <small className="card__profile-name">{small}</small>}
-        </div>
-      </Link>
-      {extra}
-    </li>
+    <ProfileCardView
+      item={item}
+      index={index}
+      t={translate}
+      renderLink={routerLink}
+      onClick={onClick}
+      cardRef={ref}
+      distanceKm={distanceKm}
+      extra={extra}
+    />
   );
 }

@@ -8,9 +8,6 @@ import { openProfile, type ProfileListContext } from '#client/features/directory
 import { ProfileCard } from './profile-card';
 import { useInfiniteTrigger } from './use-infinite-trigger';
 
-/** First cards are above the fold on most screens: load their images at once. */
-const EAGER_IMAGES = 4;
-
 export function ProfileList({
   source,
   emptyText,
@@ -71,7 +68,7 @@ export function ProfileList({
             <ProfileCard
               key={item.id}
               item={item}
-              eager={index < EAGER_IMAGES}
+              index={index}
               onOpen={openItem}
               distanceKm={'distance_km' in item && typeof item.distance_km === 'number' ? item.distance_km : undefined}
             />

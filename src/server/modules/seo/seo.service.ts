@@ -1,18 +1,23 @@
 // What search engines read: sitemap, robots, and the head and first HTML of public pages, answered
 // before the SPA takes over.
 import { coercedId } from '#shared/api/fields.ts';
-import { ProfileName } from '#shared/schemas/directory.ts';
+import { ProfileName, SearchBody, type DirectoryPage } from '#shared/schemas/directory.ts';
 import { HELP_FAQ } from '#shared/schemas/help.ts';
 import { CATEGORIES, LANGUAGES, SLUG_PATTERN, type Category, type Language } from '#shared/constants.ts';
 import { hostLanguage } from '#shared/rules/language.ts';
 import { matchRoute } from '#shared/routes.ts';
 import { intlLocale } from '#shared/views/format.ts';
+import type { Picture } from '#shared/schemas/media.ts';
+import { PICTURE_SIZES } from '#shared/views/picture.tsx';
+import { HIGH_PRIORITY_IMAGES } from '#shared/views/directory-view.tsx';
+import { ssrKeys, type SsrQuery } from '#shared/views/ssr-state.ts';
 import type { AppContext } from '../../context';
 import { AppError, notFound } from '../../lib/errors';
 import { translator } from '../../lib/i18n';
 import * as directory from '../directory/directory.service';
 import { feed } from '../directory/feed.service';
 import * as repo from './seo.repo';
+import type { PageRenderer } from './seo.html';
 
 export const SITEMAP_CHUNK = 10_000;
 
@@ -112,6 +117,14 @@ export interface PageMeta {
   /** Pre-rendered HTML shown until the SPA renders. */
   body: string;
   status: number;
+  /** The body is the app's own markup (top bar, <main>, the screen), not a plain outline. */
+  framed?: boolean;
+  /** The SPA's query cache for the first screen (docs/decisions/0705). */
+  state?: SsrQuery[];
+  /** Not for search engines (search results). */
+  noindex?: boolean;
+  /** Images of the largest paint, preloaded from the head with fetchpriority=high. */
+  preload?: Array<{ picture: Picture; sizes: string }>;
 }
 
 /** Where each language version of a path lives, plus x-default (docs/decisions/0600). */
@@ -156,6 +169,7 @@ export function renderHead(meta: PageMeta, urls: LanguageUrls, path: string) {
     `<title>${escapeHtml(meta.title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}">`,
     `<link rel="canonical" href="${escapeXml(meta.canonical)}">`,
+    ...(meta.noindex ? ['<meta name="robots" content="noindex">'] : []),
     alternates(urls),
     `<meta property="og:type" content="${path.startsWith('/profile/') ? 'profile' : 'website'}">`,
     `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
@@ -181,13 +195,20 @@ function withPath(url: string, path: string) {
   return u.toString();
 }
 
+/** The first listing images, fetched before anything else (their cards carry fetchpriority=high). */
+function cardPreloads(page: DirectoryPage): NonNullable<PageMeta['preload']> {
+  return page.data
+    .slice(0, HIGH_PRIORITY_IMAGES)
+    .flatMap((item) => (item.avatar ? [{ picture: item.avatar, sizes: PICTURE_SIZES.card }] : []));
+}
+
 /** Meta and first HTML of a public page, or null when the path is not one search engines should read. */
 export async function pageMeta(
   ctx: AppContext,
   path: string,
   urls: LanguageUrls,
   lang: Language,
-  renderProfile: (profile: Awaited<ReturnType<typeof directory.getProfile>>) => string,
+  render: PageRenderer,
 ): Promise<PageMeta | null> {
   const clean = path.split('?')[0].replace(/\/+$/, '') || '/';
   const match = matchRoute(clean);
@@ -229,7 +250,27 @@ export async function pageMeta(
         description: statement,
         canonical,
         status: 200,
-        body: `<h1>${escapeHtml(t('seo.homeHeading'))}</h1><p>${escapeHtml(statement)}</p>${list}`,
+        body: render.home(data),
+        framed: true,
+        state: [{ key: ssrKeys.countries('escorts'), data }],
+      };
+    }
+    if (route.name === 'search') {
+      // Results are the first screen too (issue 14); search engines are asked not to index them.
+      const q = (new URLSearchParams(path.includes('?') ? path.slice(path.indexOf('?')) : '').get('q') ?? '').trim();
+      const valid = SearchBody.safeParse({ q }).success;
+      const page = valid ? await directory.search(ctx, q, 1) : null;
+      return {
+        // As the SPA titles it (the shell adds the site's name).
+        title: `${valid ? t('directory:search.resultsFor', { q }) : t('titles:search')} | ${t('common:siteName')}`,
+        description: statement,
+        canonical,
+        status: 200,
+        noindex: true,
+        body: render.search(q, page),
+        framed: true,
+        state: page ? [{ key: ssrKeys.search(q), data: { pages: [page], pageParams: [1] } }] : [],
+        preload: page ? cardPreloads(page) : [],
       };
     }
     if (route.name === 'what-you-get') return simple(t('money:whatYouGet.title'), t('money:whatYouGet.lead'));
@@ -266,7 +307,18 @@ export async function pageMeta(
         canonical: withPath(urls[lang], `/profile/${profile.user_id}`),
         image: profile.avatar ? new URL(urls['x-default']).origin + profile.avatar.src : undefined,
         status: 200,
-        body: renderProfile(profile),
+        body: render.profile(profile),
+        framed: true,
+        // The SPA asks again at once: its call counts the visit (this render does not) and knows the
+        // visitor (a signed-in owner sees the edit links).
+        state: [
+          {
+            key: ssrKeys.profile(typeof by.data === 'number' ? { id: by.data } : { name: by.data }),
+            data: profile,
+            stale: true,
+          },
+        ],
+        preload: profile.avatar ? [{ picture: profile.avatar, sizes: PICTURE_SIZES.avatar }] : [],
       };
     }
     if ((CATEGORIES as readonly string[]).includes(route.name)) {
@@ -293,14 +345,13 @@ export async function pageMeta(
         canonical,
         image: page.data[0]?.avatar ? origin + page.data[0].avatar.src : undefined,
         status: 200,
-        body: `<h1>${escapeHtml(title)}</h1><ul>${page.data
-          .map(
-            (i) =>
-              `<li><a href="/profile/${i.id}">${escapeHtml(i.name)}</a>${i.heading ? ` - ${escapeHtml(i.heading)}` : ''}${
-                i.user.city ? ` (${escapeHtml(i.user.city)})` : ''
-              }</li>`,
-          )
-          .join('')}</ul>`,
+        body: render.listing(filter, nav, page),
+        framed: true,
+        state: [
+          { key: ssrKeys.navigation(filter), data: nav },
+          { key: ssrKeys.list(filter), data: { pages: [page], pageParams: [1] } },
+        ],
+        preload: cardPreloads(page),
       };
     }
   } catch (err) {

@@ -50,7 +50,7 @@ describe('pages search engines read', () => {
     expect(html).toContain(`<link rel="canonical" href="https://example.test/profile/${ids.anna}">`);
     for (const lang of ['en', 'de', 'es', 'pt', 'x-default']) expect(html).toContain(`hreflang="${lang}"`);
     expect(html).toContain('<meta property="og:title"');
-    expect(html).toMatch(/<div id="root"><div id="ssr">.*<h1>Anna &lt;Rose&gt;<\/h1>/s);
+    expect(html).toMatch(/<div id="root"><div id="ssr"[^>]*>.*<h1>Anna &lt;Rose&gt;<\/h1>/s);
     expect(html).not.toContain('<Rose>');
   });
 
@@ -58,7 +58,28 @@ describe('pages search engines read', () => {
     const res = await app.inject({ method: 'GET', url: '/escorts/germany/berlin' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<title>Escorts in Berlin, Germany</title>');
-    expect(res.body).toContain(`<a href="/profile/${ids.anna}">Anna &lt;Rose&gt;</a>`);
+    // The SPA's own card markup (shared/views/directory-view), the first image fetched first and preloaded.
+    expect(res.body).toContain(`<li class="card" data-testid="profile-card" data-id="${ids.anna}">`);
+    expect(res.body).toContain(`<a href="/profile/${ids.anna}" class="card__link">`);
+    expect(res.body).toContain('<span class="card__name-text">Anna &lt;Rose&gt;</span>');
+    expect(res.body).toContain('<div id="ssr" class="ssr--framed">');
+  });
+
+  it('hands the SPA the answers of the first screen, as inert JSON that cannot end its script element', async () => {
+    const res = await app.inject({ method: 'GET', url: '/escorts/germany/berlin' });
+    const match = /<script type="application\/json" id="ssr-state">(.*?)<\/script>/s.exec(res.body);
+    expect(match).not.toBeNull();
+    expect(match![1]).not.toContain('<');
+    const state = JSON.parse(match![1]) as Array<{ key: unknown[]; data: unknown }>;
+    expect(state.map((q) => q.key)).toEqual([
+      ['directory', 'navigation', { category: 'escorts', country: 'germany', place: 'berlin' }],
+      ['directory', 'list', { category: 'escorts', country: 'germany', place: 'berlin' }],
+    ]);
+    const list = state[1].data as { pages: Array<{ data: Array<{ id: number; name: string }> }> };
+    expect(list.pages[0].data.map((i) => i.name)).toContain('Anna <Rose>');
+    const profile = await app.inject({ method: 'GET', url: `/profile/${ids.anna}` });
+    expect(profile.body).toContain('id="ssr-state"');
+    expect(profile.body).toContain('class="button bookmark-button" disabled=""');
   });
 
   it('answers 404 with the SPA for a hidden profile or an unknown country, 200 for other client routes', async () => {
@@ -135,7 +156,9 @@ describe('server-rendered pages in the language of the host or ?lang= (issue 13)
       const home = await get(url, host);
       expect(lang(home), url).toBe('de');
       expect(title(home), url).toBe('Escort-Verzeichnis: unabhängige erwachsene Begleitpersonen weltweit');
-      expect(home, url).toContain('<a href="/escorts/germany">Deutschland</a>');
+      expect(home, url).toContain(
+        '<a href="/escorts/germany" class="country-card"><span class="country-card__name">Deutschland</span>',
+      );
       expect(home, url).toContain('<noscript>Diese Seite braucht JavaScript. Nur für Erwachsene (18+).</noscript>');
     }
     const countries = await get('/countries', 'de.example.test');
@@ -284,7 +307,7 @@ describe('the ten screens of the languages journey, as the server sends them (is
 describe('the profile view rendered on the server (src/shared/views/profile-view.tsx)', () => {
   it('is the first HTML of /profile/{id}: name, rates, hours, phone to tap, links made safe', async () => {
     const html = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}` })).body;
-    const ssr = html.slice(html.indexOf('<div id="ssr">'));
+    const ssr = html.slice(html.indexOf('<div id="ssr"'));
     expect(ssr).toContain('data-testid="profile-name"><h1>Anna &lt;Rose&gt;</h1>');
     expect(ssr).toContain('Warm &amp; witty');
     expect(ssr).toContain('Berlin<span class="muted">, Germany</span>');
