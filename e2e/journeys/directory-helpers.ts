@@ -41,11 +41,28 @@ export async function busiestCountry(page: Page, baseUrl: string): Promise<Count
 export const isDirectoryPage = (page: number) => (r: Response) =>
   r.url().includes(`/api/directory/getDirectory?page=${page}`) && r.request().method() === 'POST';
 
-/** Opens a country list and waits for its first page; returns the items of page 1. */
+/**
+ * Page 1 of a list as the server's first HTML carries it to the SPA (docs/decisions/0705): the
+ * `list` entry of <script id="ssr-state">, or null when the page carries none.
+ */
+export function ssrListPage(html: string): { data: ListItem[] } | null {
+  const json = /<script type="application\/json" id="ssr-state">(.*?)<\/script>/s.exec(html)?.[1];
+  if (!json) return null;
+  const state = JSON.parse(json) as Array<{ key: unknown[]; data: { pages?: Array<{ data: ListItem[] }> } }>;
+  return state.find((q) => q.key[1] === 'list' || q.key[1] === 'search')?.data.pages?.[0] ?? null;
+}
+
+/**
+ * Opens a list and waits for its first page; returns the items of page 1. A page loaded from the server
+ * brings page 1 with its HTML; otherwise the SPA asks for it.
+ */
 export async function openList(page: Page, baseUrl: string, path: string): Promise<ListItem[]> {
-  const first = page.waitForResponse(isDirectoryPage(1));
-  await page.goto(`${baseUrl}${path}`);
-  const body = (await (await first).json()) as { data: ListItem[] };
+  // Caught: when the page brings the list, this wait only times out, unobserved.
+  const asked = page.waitForResponse(isDirectoryPage(1)).catch(() => null);
+  const document = await page.goto(`${baseUrl}${path}`);
+  const carried = document ? ssrListPage(await document.text()) : null;
+  const body = carried ?? ((await (await asked)?.json()) as { data: ListItem[] } | undefined);
+  assert.ok(body, `page 1 of ${path} arrived`);
   await page.getByTestId('profile-card').first().waitFor();
   return body.data;
 }
