@@ -184,6 +184,13 @@ describe('change mobile with a PIN', () => {
 describe('password and username', () => {
   it('changes the password after re-authentication', async () => {
     const { account, session } = await advertiser();
+    // An easily guessed new password is refused with the reason, under its field (0807).
+    const weak = await call(session, `/api/account/${account.id}/password`, {
+      current_password: PASSWORD,
+      password: 'Summer2024',
+    });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().errors).toEqual({ password: [expect.stringMatching(/too easy to guess/)] });
     const res = await call(session, `/api/account/${account.id}/password`, {
       current_password: PASSWORD,
       password: 'another fine passphrase',

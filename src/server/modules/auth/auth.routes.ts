@@ -1,5 +1,6 @@
 // POST /api/auth/* (spec section 7), POST /api/recover, and the linked-accounts list.
 // Guards run in onRequest, before the body is validated (see guards.ts).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ConnectBody,
@@ -16,19 +17,40 @@ import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
 import * as service from './auth.service';
 import { sameOriginJson, signedIn } from './guards';
+import { type ClientInfo, KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_PATH, KNOWN_DEVICE_TTL_MS } from './known-devices';
+import { cookieBase } from './sessions';
+
+/** The caller as the services see it: its address and its known-device cookie (0806). */
+const clientOf = (req: FastifyRequest): ClientInfo => ({
+  address: req.ip || 'unknown',
+  knownDevices: req.cookies[KNOWN_DEVICE_COOKIE],
+});
+
+function setKnownDevices(reply: FastifyReply, ctx: AppContext, value: string) {
+  void reply.setCookie(KNOWN_DEVICE_COOKIE, value, {
+    ...cookieBase(ctx),
+    path: KNOWN_DEVICE_PATH,
+    httpOnly: true,
+    maxAge: Math.floor(KNOWN_DEVICE_TTL_MS / 1000),
+  });
+}
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') await sameOriginJson(request, reply);
   });
 
-  app.post('/auth/register', { schema: { body: RegisterBody } }, async (req, reply) =>
-    service.register(ctx, req, reply, req.body),
-  );
+  app.post('/auth/register', { schema: { body: RegisterBody } }, async (req, reply) => {
+    const { answer, knownDevices } = await service.register(ctx, req, reply, clientOf(req), req.body);
+    setKnownDevices(reply, ctx, knownDevices);
+    return answer;
+  });
 
-  app.post('/auth/login', { schema: { body: LoginBody } }, async (req, reply) =>
-    service.login(ctx, req, reply, req.body),
-  );
+  app.post('/auth/login', { schema: { body: LoginBody } }, async (req, reply) => {
+    const { answer, knownDevices } = await service.login(ctx, req, reply, clientOf(req), req.body);
+    setKnownDevices(reply, ctx, knownDevices);
+    return answer;
+  });
 
   app.post('/auth/logout', async (req, reply) => service.logout(ctx, req, reply));
 
@@ -58,7 +80,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   });
 
   app.post('/auth/connect', { onRequest: signedIn, schema: { body: ConnectBody } }, async (req) =>
-    service.connect(ctx, req, req.body),
+    service.connect(ctx, req, clientOf(req), req.body),
   );
 
   app.post('/auth/switch', { onRequest: signedIn, schema: { body: SwitchBody } }, async (req, reply) =>

@@ -13,7 +13,15 @@ import { callLanguage } from '../../lib/message-i18n';
 import type { SessionUser } from '../../plugins/session';
 import * as repo from './auth.repo';
 import { deliver, mails } from './emails';
-import { LIMITS, reserve, resetLimit } from './limits';
+import {
+  addressKey,
+  type ClientInfo,
+  isKnownAddress,
+  knownDeviceFor,
+  rememberAddress,
+  rememberDevice,
+} from './known-devices';
+import { LIMITS, type LimitCheck, reserve, resetLimit } from './limits';
 import { passwordProblem } from './password-policy';
 import {
   clearSessionCookies,
@@ -146,9 +154,21 @@ export async function sendEmailVerification(
 
 // ---------------------------------------------------------------- register, login, logout
 
-export async function register(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, body: RegisterBody) {
+/** The session answer, and the new value of the known-device cookie (the route sets it). */
+export async function register(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  client: ClientInfo,
+  body: RegisterBody,
+) {
   const perAddress = { ...LIMITS.registerAddress, max: ctx.env.REGISTER_LIMIT_PER_ADDRESS };
-  await reserve(ctx, [[perAddress, addressOf(request)]]);
+  // The address first, then the two names tried: the answer tells whether they are taken (0100, 0807).
+  await reserve(ctx, [
+    [perAddress, client.address],
+    [LIMITS.registerTarget, `email:${body.email.trim()}`],
+    [LIMITS.registerTarget, `username:${body.username.trim()}`],
+  ]);
   const errors: Record<string, string[]> = {};
   const problem = passwordProblem(body.password, body);
   if (problem) errors.password = [problem];
@@ -187,38 +207,55 @@ export async function register(ctx: AppContext, request: FastifyRequest, reply: 
     throw err;
   }
   await sendEmailVerification(ctx, request.log, account);
-  return sessionAnswer(ctx, account.id);
+  const knownDevices = await rememberClient(ctx, client, account.id);
+  return { answer: await sessionAnswer(ctx, account.id), knownDevices };
 }
 
-/** Checks a login and password under the brute-force limits; the account, or a 422/429. */
-async function checkCredentials(ctx: AppContext, request: FastifyRequest, login: string, password: string) {
+/**
+ * Checks a login and password under the brute-force limits; the account, or a 422/429. An attempt from a
+ * device or an address that has signed in to the account before is counted under its own limit, not the
+ * account's, so strangers filling the account's lock do not shut the owner out (0806).
+ */
+async function checkCredentials(ctx: AppContext, client: ClientInfo, login: string, password: string) {
   const account = await repo.findAccountByLogin(ctx.db, login);
-  const accountKey = account ? `id:${account.id}` : `login:${login.trim().toLowerCase()}`;
+  const device = account ? knownDeviceFor(ctx, client.knownDevices, account.id) : undefined;
+  const knownAddress = account && !device ? await isKnownAddress(ctx, account.id, client.address) : false;
+  const accountCheck: LimitCheck = device
+    ? [LIMITS.loginDevice, `${device.accountId}:${device.nonce}`]
+    : account && knownAddress
+      ? [LIMITS.loginKnownAddress, addressKey(ctx, account.id, client.address)]
+      : [LIMITS.loginAccount, account ? `id:${account.id}` : `login:${login.trim().toLowerCase()}`];
   // The address first: a blocked address does not count against the accounts it names.
-  await reserve(ctx, [
-    [LIMITS.loginAddress, addressOf(request)],
-    [LIMITS.loginAccount, accountKey],
-  ]);
+  await reserve(ctx, [[LIMITS.loginAddress, client.address], accountCheck]);
   const ok = account
     ? await verifyPassword(account.passwordHash, password)
     : (await verifyPassword(await dummyPasswordHash(), password), false);
   if (!account || !ok || account.status === 'deleted') throw ValidationError.field('login', BAD_CREDENTIALS);
-  await resetLimit(ctx, LIMITS.loginAccount, accountKey);
+  await resetLimit(ctx, accountCheck[0], accountCheck[1]);
   if (account.status === 'suspended') throw forbidden('This account is suspended.');
   return account;
 }
 
+/** After a right password: this device and this address are known for the account from now on. */
+async function rememberClient(ctx: AppContext, client: ClientInfo, accountId: number): Promise<string> {
+  await rememberAddress(ctx, accountId, client.address);
+  return rememberDevice(ctx, client.knownDevices, accountId);
+}
+
+/** The session answer, and the new value of the known-device cookie (the route sets it). */
 export async function login(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
+  client: ClientInfo,
   body: { login: string; password: string },
 ) {
-  const account = await checkCredentials(ctx, request, body.login, body.password);
+  const account = await checkCredentials(ctx, client, body.login, body.password);
   // A new session at every sign-in (no fixation); a session the browser still had is ended.
   if (request.user) await destroySession(ctx.db, request.user.sessionId);
   await startSession(ctx, request, reply, account.id);
-  return sessionAnswer(ctx, account.id);
+  const knownDevices = await rememberClient(ctx, client, account.id);
+  return { answer: await sessionAnswer(ctx, account.id), knownDevices };
 }
 
 export async function logout(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
@@ -494,10 +531,15 @@ export async function listLinks(ctx: AppContext, accountId: number): Promise<{ d
   return { data: rows.map((r) => ({ user_id: r.userId, username: r.username, screen_name: r.screenName ?? null })) };
 }
 
-export async function connect(ctx: AppContext, request: FastifyRequest, body: { login: string; password: string }) {
+export async function connect(
+  ctx: AppContext,
+  request: FastifyRequest,
+  client: ClientInfo,
+  body: { login: string; password: string },
+) {
   const user = request.user;
   if (!user) throw unauthenticated();
-  const other = await checkCredentials(ctx, request, body.login, body.password);
+  const other = await checkCredentials(ctx, client, body.login, body.password);
   if (other.id === user.id) throw ValidationError.field('login', 'This is the account you are signed in to.');
   await ctx.db.transaction(async (tx) => {
     await repo.linkBothWays(tx, user.id, other.id);

@@ -145,6 +145,69 @@ describe('register', () => {
     });
     expect(commonPasswordCount()).toBeGreaterThanOrEqual(10_000);
   });
+
+  it('refuses easily guessed passwords with the reason, in the language of the page (zxcvbn-ts, 0807)', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['aaaaaaaa', /repeats characters or words/],
+      ['        ', /repeats characters or words/],
+      ['Summer2024', /too easy to guess/],
+      ['qwertzuiop', /keyboard pattern|too common/],
+    ];
+    for (const [password, reason] of cases) {
+      const res = await post('/api/auth/register', { ...newUser(), password }, { remoteAddress: addr() });
+      expect(res.statusCode, password).toBe(422);
+      expect(Object.keys(res.json().errors)).toEqual(['password']);
+      expect(res.json().errors.password[0]).toMatch(reason);
+    }
+    const de = await post(
+      '/api/auth/register',
+      { ...newUser(), password: 'Summer2024' },
+      { remoteAddress: addr(), headers: { 'x-language': 'de' } },
+    );
+    expect(de.json().errors.password).toEqual([
+      'Dieses Passwort ist zu leicht zu erraten. Bitte mach es länger, zum Beispiel mit ein paar weniger gebräuchlichen Wörtern.',
+    ]);
+    const es = await post(
+      '/api/auth/register',
+      { ...newUser(), password: 'aaaaaaaa' },
+      { remoteAddress: addr(), headers: { 'x-language': 'es' } },
+    );
+    expect(es.json().errors.password[0]).toMatch(/repite caracteres/);
+    // A password made of a few uncommon words passes.
+    const fine = await post(
+      '/api/auth/register',
+      { ...newUser(), password: 'velvet harbour lantern' },
+      { remoteAddress: addr() },
+    );
+    expect(fine.statusCode, fine.body).toBe(200);
+  });
+
+  it('limits registrations naming one email address or username, from any address (0807)', async () => {
+    const { user } = await register();
+    // Probing whether this email is registered, from six addresses: the sixth is refused before the answer.
+    const probes = [];
+    for (let i = 0; i < 6; i++) {
+      probes.push(
+        await post('/api/auth/register', { ...newUser(), email: user.email.toUpperCase() }, { remoteAddress: addr() }),
+      );
+    }
+    // Its own registration was the first of the five in this hour.
+    expect(probes.map((r) => r.statusCode)).toEqual([422, 422, 422, 422, 429, 429]);
+    expect(probes.slice(0, 4).every((r) => r.json().errors.email)).toBe(true);
+    expect(probes[5].json()).toEqual({ message: expect.stringMatching(/Too many attempts/) });
+    expect(probes[5].body).not.toContain('already registered');
+    // The same for a username.
+    const byName = [];
+    for (let i = 0; i < 6; i++) {
+      byName.push(
+        (await post('/api/auth/register', { ...newUser(), username: user.username }, { remoteAddress: addr() }))
+          .statusCode,
+      );
+    }
+    expect(byName).toEqual([422, 422, 422, 422, 429, 429]);
+    // Other names are not affected.
+    await register();
+  });
 });
 
 describe('login and logout', () => {
@@ -401,6 +464,8 @@ describe('forgot and reset password', () => {
     const weak = await post('/api/auth/resetPassword', { id: tokenId, hash, password: 'iloveyou1' });
     expect(weak.statusCode).toBe(422);
     expect(weak.json().errors.password[0]).toMatch(/too common/);
+    const guessable = await post('/api/auth/resetPassword', { id: tokenId, hash, password: 'Summer2024' });
+    expect(guessable.json().errors).toEqual({ password: [expect.stringMatching(/too easy to guess/)] });
 
     const NEW = 'a brand new passphrase';
     const reset = await post('/api/auth/resetPassword', { id: tokenId, hash, password: NEW });
@@ -474,6 +539,14 @@ describe('setNewPassword (signed in)', () => {
     });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.current_password).toEqual(['The current password is not correct.']);
+    const weak = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/setNewPassword',
+      payload: { current_password: PASSWORD, password: 'aaaaaaaa' },
+      ...session,
+    });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().errors).toEqual({ password: [expect.stringMatching(/repeats characters/)] });
     const ok = await t.app.inject({
       method: 'POST',
       url: '/api/auth/setNewPassword',

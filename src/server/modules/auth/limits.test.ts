@@ -74,6 +74,62 @@ describe.each(['memory', 'redis'] as const)('brute-force limits with the %s limi
     expect(counts[429]).toBeGreaterThanOrEqual(PARALLEL - LIMITS.loginAddress.max);
   });
 
+  const loginWith = (login: string, password: string, remoteAddress: string, kd?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { login, password },
+      remoteAddress,
+      ...(kd ? { cookies: { kd } } : {}),
+    });
+  const kdOf = (res: { cookies: Array<{ name: string; value: string }> }) =>
+    res.cookies.find((c) => c.name === 'kd')?.value;
+
+  it('keeps the account lock for strangers but lets the owner in from a known device or address (0806)', async () => {
+    const { account } = await createAdvertiser(t.ctx, { passwordHash });
+    const other = await createAdvertiser(t.ctx, { passwordHash });
+    const home = `10.${run[0]}.${run[1]}.240`;
+    const first = await loginWith(account.username, PASSWORD, home);
+    expect(first.statusCode).toBe(200);
+    const kd = kdOf(first)!;
+    expect(first.cookies.find((c) => c.name === 'kd')).toMatchObject({ httpOnly: true, path: '/api/auth' });
+    const otherKd = kdOf(await loginWith(other.account.username, PASSWORD, `10.${run[0]}.${run[1]}.241`))!;
+
+    // Strangers fill the account's lock with wrong passwords from many addresses.
+    const wrong = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => loginWith(account.email, `wrong ${i}`, `10.${run[0]}.${run[1]}.${200 + i}`)),
+    );
+    expect(wrong.filter((r) => r.statusCode === 422)).toHaveLength(LIMITS.loginAccount.max);
+    // The right password from a new address and a browser that never signed in to it: still locked.
+    const stranger = `10.${run[0]}.${run[1]}.242`;
+    expect((await loginWith(account.email, PASSWORD, stranger)).statusCode).toBe(429);
+    // Another account's device cookie, or a tampered one, does not count as this account's device.
+    expect((await loginWith(account.email, PASSWORD, stranger, otherKd)).statusCode).toBe(429);
+    const forged = otherKd.replace(/^\d+/, String(account.id));
+    expect((await loginWith(account.email, PASSWORD, stranger, forged)).statusCode).toBe(429);
+    // The owner's browser gets in from anywhere, and the owner's usual address without the cookie.
+    const onTheRoad = await loginWith(account.email, PASSWORD, `10.${run[0]}.${run[1]}.243`, kd);
+    expect(onTheRoad.statusCode, onTheRoad.body).toBe(200);
+    expect(kdOf(onTheRoad)).toMatch(new RegExp(`^${account.id}\\.`));
+    expect((await loginWith(account.email, PASSWORD, home)).statusCode).toBe(200);
+    // The lock itself still stands for everyone else.
+    expect((await loginWith(account.email, PASSWORD, stranger)).statusCode).toBe(429);
+  });
+
+  it(`checks at most ${LIMITS.loginDevice.max} of ${PARALLEL} parallel guesses from a known device`, async () => {
+    const { account } = await createAdvertiser(t.ctx, { passwordHash });
+    const kd = kdOf(await loginWith(account.username, PASSWORD, `10.${run[0]}.${run[1]}.244`))!;
+    // A stolen device cookie: guesses from many addresses count under the device's own limit.
+    const answers = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        loginWith(account.username, `stolen cookie guess ${i}`, `10.${run[0]}.${(i % 250) + 1}.${run[1] ^ 1}`, kd),
+      ),
+    );
+    const counts = tally(answers.map((a) => a.statusCode));
+    expect(counts[422]).toBeLessThanOrEqual(LIMITS.loginDevice.max);
+    expect(counts[429]).toBeGreaterThanOrEqual(PARALLEL - LIMITS.loginDevice.max);
+  });
+
   it(`checks at most ${LIMITS.reauthAccount.max} parallel guesses of the current password`, async () => {
     const { account } = await createAdvertiser(t.ctx, { passwordHash });
     const session = await signIn(t.app, account.email, PASSWORD, `10.${run[0]}.${run[1]}.252`);

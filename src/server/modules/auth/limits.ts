@@ -19,6 +19,10 @@ export const LIMITS = {
   loginAccount: { name: 'login:acct', max: 5, windowMs: 15 * MIN },
   /** Password attempts from one address, whatever the account. */
   loginAddress: { name: 'login:ip', max: 20, windowMs: 15 * MIN },
+  /** Password attempts from a device that has signed in to the account before (known-devices.ts), and
+   * from an address that has: each its own count, so the account's lock does not shut the owner out (0806). */
+  loginDevice: { name: 'login:device', max: 5, windowMs: 15 * MIN },
+  loginKnownAddress: { name: 'login:known-ip', max: 5, windowMs: 15 * MIN },
   /** Current-password attempts of a signed-in user (re-authentication). */
   reauthAccount: { name: 'reauth:acct', max: 5, windowMs: 15 * MIN },
   /** PIN attempts for one account, and from one address. */
@@ -30,6 +34,9 @@ export const LIMITS = {
   smsAccount: { name: 'sms:acct', max: 5, windowMs: 60 * MIN },
   mailAccount: { name: 'mail:acct', max: 5, windowMs: 60 * MIN },
   registerAddress: { name: 'register:ip', max: 10, windowMs: 60 * MIN },
+  /** Registrations naming one email address, and one username, from anywhere: the answer says whether
+   * either is taken (decision 0100), so one target cannot be probed from many addresses (0807). */
+  registerTarget: { name: 'register:target', max: 5, windowMs: 60 * MIN },
 } satisfies Record<string, Limit>;
 
 export type LimitCheck = [Limit, string | number];

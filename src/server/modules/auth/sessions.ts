@@ -39,7 +39,7 @@ export async function createSession(
   return { token, csrf, expiresAt };
 }
 
-function cookieBase(ctx: AppContext) {
+export function cookieBase(ctx: AppContext) {
   return {
     path: '/',
     sameSite: 'lax' as const,

@@ -423,6 +423,15 @@ export async function bumpDailyStat(db: Db, column: StatColumn, profileIds: numb
   return rows.length;
 }
 
+/** Whether a phone reveal names a profile that exists and is listed (a repeat is answered, not counted). */
+export async function isListedProfile(db: Db, profileId: number): Promise<boolean> {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`select 1 as one from profiles where user_id = ${profileId} and listed`,
+  );
+  return rows.length > 0;
+}
+
 export async function incrementProfileViews(db: Db, profileId: number) {
   await db.execute(sql`update profiles set views = views + 1 where user_id = ${profileId}`);
 }

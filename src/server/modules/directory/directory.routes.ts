@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FeedParams } from '#shared/schemas/feed.ts';
 import { feed } from './feed.service';
@@ -17,6 +18,7 @@ import {
 } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
 import { requestLanguage } from '../../lib/i18n';
+import type { Visitor } from '../../lib/visitor-count';
 import { renderProfileHtml } from '../seo/seo.html';
 import * as service from './directory.service';
 
@@ -32,6 +34,13 @@ const withView = (profile: Profile, req: { query: { render?: string }; hostname:
   req.query.render === '1' || req.query.render === 'true'
     ? { ...profile, view: renderProfileHtml(profile, requestLanguage(req)) }
     : profile;
+
+/** Who counts as one visitor for views and phone reveals (0808): the account, or address and browser. */
+const visitorOf = (req: FastifyRequest): Visitor => ({
+  accountId: req.user?.id ?? null,
+  address: req.ip || 'unknown',
+  userAgent: req.headers['user-agent'],
+});
 
 export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/directory/countries', { schema: { querystring: CountriesQuery } }, async (req) =>
@@ -56,7 +65,10 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     },
     async (req) => ({
       profile: withView(
-        await service.getProfile(ctx, { id: req.params.id }, req.user, { countView: req.query.track !== '0' }),
+        await service.getProfile(ctx, { id: req.params.id }, req.user, {
+          countView: req.query.track !== '0',
+          visitor: visitorOf(req),
+        }),
         req,
       ),
     }),
@@ -65,7 +77,12 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.get(
     '/getProfileByName/:name',
     { schema: { params: z.object({ name: ProfileName }), querystring: ProfileQuery } },
-    async (req) => ({ profile: withView(await service.getProfile(ctx, { name: req.params.name }, req.user), req) }),
+    async (req) => ({
+      profile: withView(
+        await service.getProfile(ctx, { name: req.params.name }, req.user, { visitor: visitorOf(req) }),
+        req,
+      ),
+    }),
   );
 
   app.post('/directory/search', { schema: { body: SearchBody, querystring: ListPageQuery } }, async (req) =>
@@ -92,8 +109,10 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       schema: {
         params: IdParam,
       },
+      // A person reveals a few numbers a minute; the count itself is once per visitor and day (0808).
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
     },
-    async (req) => service.recordPhoneReveal(ctx, req.params.id),
+    async (req) => service.recordPhoneReveal(ctx, req.params.id, visitorOf(req)),
   );
 
   app.post(

@@ -19,6 +19,7 @@ import { notFound } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
 import { Gate } from '../../lib/gate';
 import { TtlCache } from '../../lib/ttl-cache';
+import { countsToday, type Visitor } from '../../lib/visitor-count';
 import * as repo from './directory.repo';
 import { presentItem, presentProfile } from './directory.presenter';
 
@@ -124,7 +125,8 @@ export async function getProfile(
   ctx: AppContext,
   by: { id: number } | { name: string },
   viewer: SessionUser | null,
-  opts: { countView?: boolean } = {},
+  /** A view is counted once per visitor and day (0808), and only when the route names the visitor. */
+  opts: { countView?: boolean; visitor?: Visitor } = {},
 ): Promise<Profile> {
   const where = 'id' in by ? sql`p.user_id = ${by.id}` : sql`lower(p.screen_name) = lower(${by.name})`;
   const row = await repo.findProfile(ctx.db, where);
@@ -136,7 +138,12 @@ export async function getProfile(
     repo.findTours(ctx.db, row.user_id),
   ]);
   // Views count visitors, not the owner looking at her own ad.
-  if (!canEdit && opts.countView !== false) {
+  if (
+    !canEdit &&
+    opts.countView !== false &&
+    opts.visitor &&
+    (await countsToday(ctx, 'view', row.user_id, opts.visitor, today(ctx)))
+  ) {
     await repo.incrementProfileViews(ctx.db, row.user_id);
     await repo.bumpDailyStat(ctx.db, 'views', [row.user_id], today(ctx));
   }
@@ -244,9 +251,13 @@ export async function recordImpressions(ctx: AppContext, impressions: Record<str
   return { counted };
 }
 
-export async function recordPhoneReveal(ctx: AppContext, profileId: number) {
-  const counted = await repo.bumpDailyStat(ctx.db, 'phone_reveals', [profileId], today(ctx));
-  if (!counted) throw notFound('Profile not found.');
+/** Counted once per visitor, profile and day (0808); a repeat is answered alike and counts nothing. */
+export async function recordPhoneReveal(ctx: AppContext, profileId: number, visitor: Visitor) {
+  if (!(await repo.isListedProfile(ctx.db, profileId))) throw notFound('Profile not found.');
+  const day = today(ctx);
+  if (await countsToday(ctx, 'reveal', profileId, visitor, day)) {
+    await repo.bumpDailyStat(ctx.db, 'phone_reveals', [profileId], day);
+  }
   return { ok: true };
 }
 
