@@ -90,6 +90,14 @@ journey(
     await screen.getByText(second.email, { exact: true }).waitFor();
     // Links go both ways: the first account is listed here under its new name.
     await page.getByTestId('linked-accounts').getByText(renamed, { exact: true }).waitFor();
+    // The account screen removes a link (issue 8 item 2): behind a confirmation, then gone from the list.
+    await linksCard.getByRole('button', { name: `Remove ${renamed}` }).click();
+    const confirmRemove = page.getByTestId('confirm-dialog');
+    await confirmRemove.getByRole('heading', { name: `Remove ${renamed}?` }).waitFor();
+    const unlinked = page.waitForResponse((r) => r.url().endsWith('/api/auth/unlink') && r.status() === 200);
+    await Promise.all([unlinked, confirmRemove.getByRole('button', { name: 'Remove', exact: true }).click()]);
+    await linksCard.getByText(`${renamed} is no longer linked.`).waitFor();
+    await linksCard.getByText('No linked accounts yet.').waitFor();
 
     // Delete the second account behind the confirmation with its password.
     await page.getByRole('button', { name: 'Delete your account…' }).click();
