@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import crypto from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -13,7 +14,9 @@ import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { callLanguage, translateBody } from './lib/message-i18n';
+import { etagOf, sendAnswer, type Answer } from './lib/answer-cache';
 import { RedisRateLimiter } from './lib/rate-limiter';
+import { answerCache, visitorAnswer, type Produced } from './modules/directory/directory.cache';
 import { clientErrorHandler, frameworkErrors, plainNotFound, registerErrorHandler } from './plugins/error-handler';
 import { apiDocsRoute, registerApiDocs } from './plugins/api-docs';
 import { applyHttpLimits, HTTP_LIMITS, serverOptions, type HttpLimits } from './plugins/http-limits';
@@ -229,19 +232,43 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
     // Every other path is a client route; the SPA shows page-not-found for unknown ones. Public
     // pages arrive with their head and first HTML already rendered, for search engines and previews.
     const lang = urlLanguage(url, request.hostname);
-    const urls = languageUrls(ctx, request.host, url);
-    const meta = await pageMeta(ctx, url, urls, lang, pageRenderer(lang));
-    const nonce = reply.cspNonce.style;
-    const html = injectPage(indexHtml, meta, urls, lang, url).replace(
-      '<head>',
-      `<head><meta name="csp-nonce" content="${nonce}">`,
-    );
-    return reply
-      .code(meta?.status ?? 200)
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(html);
+    // From the directory's cache of answers, with ETag (docs/decisions/0700); a page that is not found
+    // is made each time.
+    const page = await visitorAnswer(ctx, `page|${request.host}|${url}|${lang}`, async () => {
+      const urls = languageUrls(ctx, request.host, url);
+      const meta = await pageMeta(ctx, url, urls, lang, pageRenderer(lang));
+      const status = meta?.status ?? 200;
+      return stablePage(injectPage(indexHtml, meta, urls, lang, url), status, url);
+    });
+    return sendPage(page, request, reply);
   });
+
+  /**
+   * The page with its CSP nonce: derived from the page itself (HMAC of its ETag), so that the same page
+   * is the same bytes and a browser's copy revalidates with 304. Markup slipped into a page changes its
+   * bytes and therefore its nonce, which nobody can compute without the server's secret.
+   */
+  function stablePage(html: string, status: number, url: string): Produced {
+    const etag = etagOf(html);
+    const nonce = crypto.createHmac('sha256', ctx.secret).update(`csp-nonce|${etag}`).digest('hex').slice(0, 32);
+    const body = html.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`);
+    // A profile page shows how long ago its owner was seen and her view count: kept a minute.
+    const ttlMs = status !== 200 ? 0 : /^\/(profile\/|@)/.test(url) ? 60_000 : Infinity;
+    return { raw: Buffer.from(body), ttlMs, meta: { status, nonce } };
+  }
+
+  function sendPage(page: Answer, request: FastifyRequest, reply: FastifyReply) {
+    const nonce = String(page.meta?.nonce);
+    // Helmet wrote the header with this request's random nonces: the page's own takes their place.
+    const csp = reply.raw.getHeader('content-security-policy');
+    if (typeof csp === 'string') {
+      const { script, style } = reply.cspNonce;
+      reply.raw.setHeader('content-security-policy', csp.replaceAll(script, nonce).replaceAll(style, nonce));
+    }
+    reply.cspNonce = { script: nonce, style: nonce };
+    void reply.code(Number(page.meta?.status ?? 200));
+    return sendAnswer(answerCache(ctx), request, reply, page, 'text/html; charset=utf-8');
+  }
 }
 
 function parseTrustProxy(value: string | undefined): boolean {

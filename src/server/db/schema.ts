@@ -257,6 +257,10 @@ export const listings = pgTable(
       .on(t.bumpedAt.desc(), t.id)
       .where(sql`${t.kind} = 'home'`),
     index('listings_profile').on(t.profileId, t.countryCode),
+    // The next moment a listing expires: part of the directory cache's key (docs/decisions/0700).
+    index('listings_expires')
+      .on(t.expiresAt)
+      .where(sql`${t.expiresAt} is not null`),
   ],
 );
 
@@ -749,3 +753,19 @@ export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
 });
+
+// The directory's version (docs/decisions/0700): one row, bumped by the database itself (triggers of
+// migration 0006) whenever a table the public answers read changes, so that a cached answer is keyed by
+// it and no writer can forget to invalidate one.
+export const directoryVersion = pgTable(
+  'directory_version',
+  {
+    id: boolean('id').primaryKey().default(true),
+    v: bigint('v', { mode: 'number' }).notNull().default(1),
+    // Random per database: keys of one database never meet another's in a shared Redis.
+    dbToken: text('db_token')
+      .notNull()
+      .default(sql`md5(random()::text || clock_timestamp()::text)`),
+  },
+  (t) => [check('directory_version_one_row', sql`${t.id}`)],
+);

@@ -45,6 +45,10 @@ export function presentItem(row: ListingRow, media: MediaStore, position?: numbe
   };
 }
 
+/** Seconds since the owner was last seen (null: never). */
+export const lastSeenSeconds = (at: Date | string | null, now: Date) =>
+  at ? Math.max(0, Math.round((now.getTime() - new Date(at).getTime()) / 1000)) : null;
+
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 export function presentProfile(
@@ -61,9 +65,7 @@ export function presentProfile(
   const name = row.screen_name ?? '';
   const photos = extra.gallery.filter((g) => g.type === 'gallery');
   const video = extra.gallery.find((g) => g.type === 'video');
-  const lastSeen = row.last_seen_at
-    ? Math.max(0, Math.round((extra.now.getTime() - new Date(row.last_seen_at).getTime()) / 1000))
-    : null;
+  const lastSeen = lastSeenSeconds(row.last_seen_at, extra.now);
   return {
     user_id: row.user_id,
     title: row.heading ? `${name} - ${row.heading}` : name,

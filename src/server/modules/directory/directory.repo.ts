@@ -195,6 +195,15 @@ export async function findProfile(db: Db, where: SQL): Promise<ProfileRow | null
   return row ?? null;
 }
 
+/** What a cached profile answer takes fresh on every read (docs/decisions/0700). */
+export async function findProfileLive(db: Db, userId: number) {
+  const [row] = await queryRows<{ views: number; last_seen_at: Date | string | null }>(
+    db,
+    sql`select p.views, a.last_seen_at from profiles p join accounts a on a.id = p.user_id where p.user_id = ${userId}`,
+  );
+  return row ?? null;
+}
+
 export interface GalleryRow {
   id: number;
   type: string;

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FeedParams } from '#shared/schemas/feed.ts';
 import { feed } from './feed.service';
@@ -16,11 +15,14 @@ import {
   SearchBody,
   type Profile,
 } from '#shared/schemas/directory.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
+import { sendAnswer } from '../../lib/answer-cache';
 import { requestLanguage } from '../../lib/i18n';
 import type { Visitor } from '../../lib/visitor-count';
 import { renderProfileHtml } from '../seo/seo.html';
 import * as service from './directory.service';
+import { answerCache, visitorAnswer, visitorProfile as cachedProfile, type Produced } from './directory.cache';
 
 // ?render=1 adds `view`, the server-rendered HTML of the profile (spec section 7), in the language of
 // ?lang= or the host (docs/decisions/0004). Other query keys are ignored.
@@ -43,16 +45,40 @@ const visitorOf = (req: FastifyRequest): Visitor => ({
 });
 
 export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get('/directory/countries', { schema: { querystring: CountriesQuery } }, async (req) =>
-    service.listCountries(ctx, req.query.category),
+  /**
+   * A visitor's answer comes from the cache of serialised answers (with ETag and 304), a signed-in
+   * user's is made for her. `key` names everything the answer depends on.
+   */
+  const answer = async <T>(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    make: (v?: string) => Promise<T>,
+    produced: (value: T) => Produced = (value) => ({ value }),
+  ) => {
+    if (req.user) return make();
+    const a = await visitorAnswer(ctx, key, async (v) => produced(await make(v)));
+    return sendAnswer(answerCache(ctx), req, reply, a);
+  };
+  const filterKey = (f: DirectoryFilter) => `${f.category}|${f.country}|${f.place ?? ''}`;
+
+  app.get('/directory/countries', { schema: { querystring: CountriesQuery } }, async (req, reply) =>
+    answer(req, reply, `countries|${req.query.category ?? 'escorts'}`, () =>
+      service.listCountries(ctx, req.query.category),
+    ),
   );
 
-  app.post('/directory/getNavigation', { schema: { body: DirectoryFilter } }, async (req) =>
-    service.getNavigation(ctx, req.body),
+  app.post('/directory/getNavigation', { schema: { body: DirectoryFilter } }, async (req, reply) =>
+    answer(req, reply, `nav|${filterKey(req.body)}`, (v) => service.getNavigation(ctx, req.body, v)),
   );
 
-  app.post('/directory/getDirectory', { schema: { body: DirectoryFilter, querystring: ListPageQuery } }, async (req) =>
-    service.getDirectory(ctx, req.body, req.query.page),
+  app.post(
+    '/directory/getDirectory',
+    { schema: { body: DirectoryFilter, querystring: ListPageQuery } },
+    async (req, reply) =>
+      answer(req, reply, `list|${filterKey(req.body)}|${req.query.page}`, (v) =>
+        service.getDirectory(ctx, req.body, req.query.page, v),
+      ),
   );
 
   app.get(
@@ -63,38 +89,64 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
         querystring: ProfileQuery,
       },
     },
-    async (req) => ({
-      profile: withView(
-        await service.getProfile(ctx, { id: req.params.id }, req.user, {
-          countView: req.query.track !== '0',
-          visitor: visitorOf(req),
-        }),
-        req,
-      ),
-    }),
+    async (req, reply) =>
+      req.user
+        ? {
+            profile: withView(
+              await service.getProfile(ctx, { id: req.params.id }, req.user, {
+                countView: req.query.track !== '0',
+                visitor: visitorOf(req),
+              }),
+              req,
+            ),
+          }
+        : visitorProfile(req, reply, { id: req.params.id }, req.query.track !== '0'),
   );
 
   app.get(
     '/getProfileByName/:name',
     { schema: { params: z.object({ name: ProfileName }), querystring: ProfileQuery } },
-    async (req) => ({
-      profile: withView(
-        await service.getProfile(ctx, { name: req.params.name }, req.user, { visitor: visitorOf(req) }),
-        req,
-      ),
-    }),
+    async (req, reply) =>
+      req.user
+        ? {
+            profile: withView(
+              await service.getProfile(ctx, { name: req.params.name }, req.user, { visitor: visitorOf(req) }),
+              req,
+            ),
+          }
+        : visitorProfile(req, reply, { name: req.params.name }, true),
   );
 
-  app.post('/directory/search', { schema: { body: SearchBody, querystring: ListPageQuery } }, async (req) =>
-    service.search(ctx, req.body.q, req.query.page),
+  /** A visitor's profile answer from the cache; the view is counted on every read, cached or not. */
+  const visitorProfile = async (
+    req: FastifyRequest & { query: z.infer<typeof ProfileQuery> },
+    reply: FastifyReply,
+    by: { id: number } | { name: string },
+    countView: boolean,
+  ) => {
+    const rendered = req.query.render === '1' || req.query.render === 'true' ? requestLanguage(req) : null;
+    const a = await cachedProfile(ctx, by, {
+      visitor: countView ? visitorOf(req) : null,
+      rendered,
+      wrap: (p) => withView(p, req),
+    });
+    return sendAnswer(answerCache(ctx), req, reply, a);
+  };
+
+  app.post('/directory/search', { schema: { body: SearchBody, querystring: ListPageQuery } }, async (req, reply) =>
+    answer(req, reply, `search|${JSON.stringify(req.body)}|${req.query.page}`, (v) =>
+      service.search(ctx, req.body.q, req.query.page, v),
+    ),
   );
 
   app.get('/directory/feed/:kind', { schema: { params: FeedParams, querystring: ListPageQuery } }, async (req) =>
     feed(ctx, req.params.kind, req.query.page),
   );
 
-  app.post('/directory/nearby', { schema: { body: NearbyBody, querystring: NearbyPageQuery } }, async (req) =>
-    service.nearby(ctx, req.body, req.query.page),
+  app.post('/directory/nearby', { schema: { body: NearbyBody, querystring: NearbyPageQuery } }, async (req, reply) =>
+    answer(req, reply, `nearby|${JSON.stringify(req.body)}|${req.query.page}`, (v) =>
+      service.nearby(ctx, req.body, req.query.page, v),
+    ),
   );
 
   app.post(

@@ -20,10 +20,12 @@ import type { SessionUser } from '../../plugins/session';
 import { Gate } from '../../lib/gate';
 import { TtlCache } from '../../lib/ttl-cache';
 import { countsToday, type Visitor } from '../../lib/visitor-count';
+import { directoryVersion } from './directory.cache';
 import * as repo from './directory.repo';
 import { presentItem, presentProfile } from './directory.presenter';
 
-// Counts and navigation may be a minute old; lists are always fresh. One set of caches per app context.
+// Every key starts with the directory version (directory.cache.ts, docs/decisions/0700): nothing here is
+// ever older than the last write; the expiry only bounds the memory. One set of caches per app context.
 interface Caches {
   counts: TtlCache<number>;
   navigation: TtlCache<Navigation>;
@@ -56,18 +58,18 @@ function cachesOf(ctx: AppContext): Caches {
 
 /** Periodic task (and after bulk changes such as the seed): the word list behind typo tolerance. */
 export const refreshSearchWords = (db: Db) => repo.refreshSearchWords(db);
+/** No longer needed for freshness (the database versions every write); kept for its callers. */
 export function clearDirectoryCaches(ctx: AppContext) {
   caches.delete(ctx);
 }
 
-async function resolveScope(ctx: AppContext, filter: DirectoryFilter) {
-  // Countries and cities change only with a new import: their slugs are looked up once in a while.
+async function resolveScope(ctx: AppContext, filter: DirectoryFilter, v: string) {
   const { countries, cities } = cachesOf(ctx);
-  const country = await countries.get(filter.country, () => repo.findCountryBySlug(ctx.db, filter.country));
+  const country = await countries.get(`${v}|${filter.country}`, () => repo.findCountryBySlug(ctx.db, filter.country));
   if (!country) throw notFound('Unknown country.');
   const placeSlug = filter.place;
   const place = placeSlug
-    ? await cities.get(`${country.code}|${placeSlug}`, () => repo.findCityBySlug(ctx.db, country.code, placeSlug))
+    ? await cities.get(`${v}|${country.code}|${placeSlug}`, () => repo.findCityBySlug(ctx.db, country.code, placeSlug))
     : null;
   if (filter.place && !place) throw notFound('Unknown place.');
   return { country, place };
@@ -81,13 +83,15 @@ const CATEGORY_TITLES: Record<Category, string> = {
   dom: 'Domination',
 };
 
-export async function getNavigation(ctx: AppContext, filter: DirectoryFilter): Promise<Navigation> {
-  const key = `${filter.category}|${filter.country}|${filter.place ?? ''}`;
-  return cachesOf(ctx).navigation.get(key, () => loadNavigation(ctx, filter));
+/** `v`: the directory version the answer is made for (read now when not given). */
+export async function getNavigation(ctx: AppContext, filter: DirectoryFilter, v?: string): Promise<Navigation> {
+  v ??= await directoryVersion(ctx);
+  const key = `${v}|${filter.category}|${filter.country}|${filter.place ?? ''}`;
+  return cachesOf(ctx).navigation.get(key, () => loadNavigation(ctx, filter, v));
 }
 
-async function loadNavigation(ctx: AppContext, filter: DirectoryFilter): Promise<Navigation> {
-  const { country, place } = await resolveScope(ctx, filter);
+async function loadNavigation(ctx: AppContext, filter: DirectoryFilter, v: string): Promise<Navigation> {
+  const { country, place } = await resolveScope(ctx, filter, v);
   const [places, counts] = await Promise.all([
     repo.placesWithCounts(ctx.db, country.code, filter.category),
     repo.categoryCounts(ctx.db, country.code, place?.id),
@@ -102,11 +106,17 @@ async function loadNavigation(ctx: AppContext, filter: DirectoryFilter): Promise
   };
 }
 
-export async function getDirectory(ctx: AppContext, filter: DirectoryFilter, page: number): Promise<DirectoryPage> {
-  const { country, place } = await resolveScope(ctx, filter);
+export async function getDirectory(
+  ctx: AppContext,
+  filter: DirectoryFilter,
+  page: number,
+  v?: string,
+): Promise<DirectoryPage> {
+  v ??= await directoryVersion(ctx);
+  const { country, place } = await resolveScope(ctx, filter, v);
   const scope = { countryCode: country.code, cityId: place?.id, category: filter.category };
   const offset = (page - 1) * PAGE_SIZE;
-  const key = `${scope.category}|${scope.countryCode}|${scope.cityId ?? ''}`;
+  const key = `${v}|${scope.category}|${scope.countryCode}|${scope.cityId ?? ''}`;
   // One row beyond the page says whether there is another, whatever the (cached) total says.
   const [rows, total] = await Promise.all([
     repo.findListings(ctx.db, scope, PAGE_SIZE + 1, offset),
@@ -138,37 +148,37 @@ export async function getProfile(
     repo.findTours(ctx.db, row.user_id),
   ]);
   // Views count visitors, not the owner looking at her own ad.
-  if (
-    !canEdit &&
-    opts.countView !== false &&
-    opts.visitor &&
-    (await countsToday(ctx, 'view', row.user_id, opts.visitor, today(ctx)))
-  ) {
-    await repo.incrementProfileViews(ctx.db, row.user_id);
-    await repo.bumpDailyStat(ctx.db, 'views', [row.user_id], today(ctx));
-  }
+  if (!canEdit && opts.countView !== false && opts.visitor) await countProfileView(ctx, row.user_id, opts.visitor);
   return presentProfile(row, { canEdit, gallery, tours, media: ctx.media, now: ctx.now() });
+}
+
+/** A visitor opened the profile (also when the answer came from the cache): once per visitor and day (0808). */
+export async function countProfileView(ctx: AppContext, userId: number, visitor: Visitor) {
+  if (!(await countsToday(ctx, 'view', userId, visitor, today(ctx)))) return;
+  await repo.incrementProfileViews(ctx.db, userId);
+  await repo.bumpDailyStat(ctx.db, 'views', [userId], today(ctx));
 }
 
 const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
 
-export async function search(ctx: AppContext, q: string, page: number): Promise<DirectoryPage> {
+export async function search(ctx: AppContext, q: string, page: number, v?: string): Promise<DirectoryPage> {
   const terms = repo.searchTerms(foldText(q));
   const offset = (page - 1) * PAGE_SIZE;
   if (!terms.length) return { data: [], page, has_more: false, total: 0 };
+  v ??= await directoryVersion(ctx);
   // Exact matches first; only a query that matches nothing exactly falls back to typo tolerance:
   // each word is replaced by the nearest real words of the directory ("lodnon" -> "london").
-  const key = terms.join(' ');
+  const key = `${v}|${terms.join(' ')}`;
   const exact = terms.map((t) => [t]);
   const groups = (await cachesOf(ctx).flags.get(key, () => repo.hasMatch(ctx.db, exact)))
     ? exact
     : await cachesOf(ctx).corrections.get(key, () => repo.correctTerms(ctx.db, terms));
   if (!groups.every((g) => g.length)) return { data: [], page, has_more: false, total: 0 };
   // The total counts what paging reaches with the same words, so it is the same on every page (counted
-  // once a minute per query, as the directory's totals are).
+  // once per directory version and query, as the directory's totals are).
   const [rows, total] = await Promise.all([
     repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset),
-    cachesOf(ctx).counts.get(`search|${JSON.stringify(groups)}`, () => repo.countByWords(ctx.db, groups)),
+    cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}`, () => repo.countByWords(ctx.db, groups)),
   ]);
   const data = rows.slice(0, PAGE_SIZE).map((r) => presentItem(r, ctx.media));
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
@@ -184,13 +194,14 @@ function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number) {
   return 6371 * 2 * Math.asin(Math.sqrt(a));
 }
 
-export function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number) {
-  return cachesOf(ctx).nearbyGate.run(() => nearbyPage(ctx, body, page));
+export async function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number, v?: string) {
+  const version = v ?? (await directoryVersion(ctx));
+  return cachesOf(ctx).nearbyGate.run(() => nearbyPage(ctx, body, page, version));
 }
 
 const NEARBY_CITIES_PER_QUERY = 40;
 
-async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number) {
+async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number, v: string) {
   const offset = (page - 1) * PAGE_SIZE;
   const want = offset + PAGE_SIZE + 1; // one row more than the page tells whether another exists
   // Inside one city every listing is equally far, so the list is the cities nearest first, each in its
@@ -200,7 +211,7 @@ async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, pag
   // short queries at most (issue 8: walking city by city made a deep page one query per city, and with
   // no page limit a page deep enough walked every city).
   const cities = (
-    await cachesOf(ctx).nearbyCities.get(body.category, () => repo.citiesWithListings(ctx.db, body.category))
+    await cachesOf(ctx).nearbyCities.get(`${v}|${body.category}`, () => repo.citiesWithListings(ctx.db, body.category))
   )
     .map((c) => ({ ...c, km: distanceKm(body.lat, body.lng, c.lat, c.lng) }))
     .sort((a, b) => a.km - b.km);

@@ -1,0 +1,258 @@
+// The cache of visitors' answers (docs/decisions/0700) never answers stale: every write that changes an
+// answer, whoever makes it (here plain SQL that knows nothing of any cache, and the admin's flag), is
+// seen by the very next read, through the database's own version counter. Runs on PGlite and PostgreSQL.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../app';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
+import { refreshCountryPrimary } from '../listings/listings.service';
+import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/helpers';
+
+let t: TestApp;
+const ids: Record<string, number> = {};
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedGeo(t.ctx);
+  ids.anna = (await createAdvertiser(t.ctx, { bumpedAt: minutesAgo(30), screenName: 'Anna Cache' })).account.id;
+  ids.bea = (await createAdvertiser(t.ctx, { bumpedAt: minutesAgo(20), screenName: 'Bea Cache' })).account.id;
+  ids.cleo = (await createAdvertiser(t.ctx, { bumpedAt: minutesAgo(10), screenName: 'Cleo Cache' })).account.id;
+  ids.admin = (await createAdvertiser(t.ctx, { role: 'admin', screenName: 'Admin Cache' })).account.id;
+  await t.ctx.db.execute(sql`update profiles set listed = false where user_id = ${ids.admin}`);
+  await refreshCountryPrimary(t.ctx.db);
+});
+afterAll(() => t.close());
+
+const list = async (path = '/api/directory/getDirectory?page=1', payload: object = { country: 'united-kingdom' }) => {
+  const res = await t.app.inject({ method: 'POST', url: path, payload });
+  expect(res.statusCode).toBe(200);
+  return res;
+};
+const listedIds = async () => (await list()).json().data.map((i: { id: number }) => i.id) as number[];
+const searchIds = async () =>
+  (await list('/api/directory/search?page=1', { q: 'cache' })).json().data.map((i: { id: number }) => i.id);
+const nearbyIds = async () =>
+  (await list('/api/directory/nearby?page=1', { lat: 51.5, lng: -0.12 })).json().data.map((i: { id: number }) => i.id);
+const profileStatus = async (id: number) =>
+  (await t.app.inject({ method: 'GET', url: `/api/getProfile/${id}?track=0` })).statusCode;
+const version = async () =>
+  (await queryRows<{ v: string }>(t.ctx.db, sql`select v::text as v from directory_version`))[0].v;
+/** Reads everything twice, so that the second answers come from the cache. */
+const warm = async () => {
+  for (let i = 0; i < 2; i++) {
+    await listedIds();
+    await searchIds();
+    await nearbyIds();
+    await list('/api/directory/getNavigation', { country: 'united-kingdom' });
+    for (const id of [ids.anna, ids.bea, ids.cleo]) await profileStatus(id);
+  }
+};
+
+describe('the answer cache', () => {
+  it('answers repeated reads with the same bytes and ETag, public but to be revalidated', async () => {
+    expect(await listedIds()).toEqual([ids.cleo, ids.bea, ids.anna]);
+    const first = await list();
+    const second = await list();
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.headers['cache-control']).toBe('public, no-cache');
+    expect(second.body).toBe(first.body);
+  });
+
+  it('shows a profile hidden by plain SQL on the very next read of every answer', async () => {
+    await warm();
+    expect(await searchIds()).toContain(ids.bea);
+    expect(await nearbyIds()).toContain(ids.bea);
+    // No service, no cache call: only the database knows.
+    await t.ctx.db.execute(sql`update profiles set ad_status = 'hidden', listed = false where user_id = ${ids.bea}`);
+    expect(await listedIds()).toEqual([ids.cleo, ids.anna]);
+    expect(await searchIds()).not.toContain(ids.bea);
+    expect(await nearbyIds()).not.toContain(ids.bea);
+    expect(await profileStatus(ids.bea)).toBe(404);
+    const nav = (await list('/api/directory/getNavigation', { country: 'united-kingdom' })).json();
+    expect(nav.counts.escorts).toBe(2);
+    await t.ctx.db.execute(sql`update profiles set ad_status = 'visible', listed = true where user_id = ${ids.bea}`);
+    expect(await listedIds()).toEqual([ids.cleo, ids.bea, ids.anna]);
+    expect(await profileStatus(ids.bea)).toBe(200);
+  });
+
+  it('shows a profile flagged by an admin on the very next read', async () => {
+    await warm();
+    const admin = await createSession(t.ctx, ids.admin);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/flag',
+      cookies: admin.cookies,
+      headers: admin.headers,
+      payload: { user_id: ids.cleo, flagged: true },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await listedIds()).toEqual([ids.bea, ids.anna]);
+    expect(await searchIds()).not.toContain(ids.cleo);
+    expect(await profileStatus(ids.cleo)).toBe(404);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/flag',
+      cookies: admin.cookies,
+      headers: admin.headers,
+      payload: { user_id: ids.cleo, flagged: false },
+    });
+    expect(await listedIds()).toEqual([ids.cleo, ids.bea, ids.anna]);
+  });
+
+  it('moves a bumped (topped-up) profile to the top on the very next read', async () => {
+    await warm();
+    await t.ctx.db.execute(sql`update listings set bumped_at = now() where profile_id = ${ids.anna}`);
+    expect(await listedIds()).toEqual([ids.anna, ids.cleo, ids.bea]);
+    expect((await searchIds())[0]).toBe(ids.anna);
+  });
+
+  it('shows an edited profile at once, with a new ETag, and answers 304 to a browser that has it', async () => {
+    const url = `/api/getProfile/${ids.anna}?track=0`;
+    const first = await t.app.inject({ method: 'GET', url });
+    expect(first.headers['cache-control']).toBe('public, no-cache');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^".+"$/);
+    const again = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    await t.ctx.db.execute(sql`update profiles set heading = 'Freshly edited' where user_id = ${ids.anna}`);
+    const changed = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().profile.heading).toBe('Freshly edited');
+    expect(changed.headers.etag).not.toBe(etag);
+    // The list answer changed with it.
+    expect((await list()).json().data.find((i: { id: number }) => i.id === ids.anna).heading).toBe('Freshly edited');
+  });
+
+  it('answers 304 for the countries list too', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/api/directory/countries' });
+    const etag = String(first.headers.etag);
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/api/directory/countries',
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    const other = await t.app.inject({
+      method: 'GET',
+      url: '/api/directory/countries',
+      headers: { 'if-none-match': '"x"' },
+    });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('counts views and shows the fresh count and last-seen from a cached profile answer', async () => {
+    const url = `/api/getProfile/${ids.cleo}`;
+    const before = (await t.app.inject({ method: 'GET', url })).json().profile.views as number;
+    const v = await version();
+    const after = (await t.app.inject({ method: 'GET', url })).json().profile;
+    expect(after.views).toBe(before + 1);
+    // Counting a view is not a change of the directory: the cached answers stay.
+    expect(await version()).toBe(v);
+    await t.ctx.db.execute(sql`update accounts set last_seen_at = now() where id = ${ids.cleo}`);
+    expect(await version()).toBe(v);
+    expect((await t.app.inject({ method: 'GET', url })).json().profile.last_seen).toBeLessThan(60);
+  });
+
+  it('drops a listing at the moment it expires, without any write', async () => {
+    await t.ctx.db.execute(
+      sql`update listings set expires_at = now() + interval '1.5 seconds' where profile_id = ${ids.bea}`,
+    );
+    expect(await listedIds()).toContain(ids.bea);
+    expect(await listedIds()).toContain(ids.bea);
+    const v = await version();
+    await new Promise((r) => setTimeout(r, 1600));
+    expect(await version()).toBe(v);
+    expect(await listedIds()).not.toContain(ids.bea);
+    await t.ctx.db.execute(sql`update listings set expires_at = null where profile_id = ${ids.bea}`);
+    await refreshCountryPrimary(t.ctx.db);
+    expect(await listedIds()).toContain(ids.bea);
+  });
+
+  it('gives a signed-in user an answer made for her, never the shared one', async () => {
+    const owner = await createSession(t.ctx, ids.anna);
+    const res = await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}`, cookies: owner.cookies });
+    expect(res.json().profile.can_edit).toBe(true);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.etag).toBeUndefined();
+    const visitor = await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}?track=0` });
+    expect(visitor.json().profile.can_edit).toBe(false);
+  });
+});
+
+describe('server-rendered pages', () => {
+  let pages: FastifyInstance;
+  beforeAll(async () => {
+    const clientDir = path.join(t.dataDir, 'client');
+    fs.mkdirSync(clientDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(clientDir, 'index.html'),
+      '<!doctype html><html lang="en"><head><title>Directory</title></head><body><div id="root"></div></body></html>',
+    );
+    pages = await buildApp(t.ctx, { serveClient: true, clientDir });
+  });
+  afterAll(() => pages.close());
+
+  it('carry an ETag, answer 304 to a browser that has the page, and change with the directory', async () => {
+    const first = await pages.inject({ method: 'GET', url: '/escorts/united-kingdom' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('public, no-cache');
+    const etag = String(first.headers.etag);
+    const nonce = /<meta name="csp-nonce" content="([^"]+)">/.exec(first.body)?.[1];
+    expect(String(first.headers['content-security-policy'])).toContain(`'nonce-${nonce}'`);
+    const again = await pages.inject({
+      method: 'GET',
+      url: '/escorts/united-kingdom',
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    // The copy the browser keeps names the same nonce as the header of the 304.
+    expect(String(again.headers['content-security-policy'])).toContain(`'nonce-${nonce}'`);
+    await t.ctx.db.execute(sql`update profiles set screen_name = 'Anna Renamed' where user_id = ${ids.anna}`);
+    const changed = await pages.inject({
+      method: 'GET',
+      url: '/escorts/united-kingdom',
+      headers: { 'if-none-match': etag },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toContain('Anna Renamed');
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it('a hidden profile page is a 404 on the very next read', async () => {
+    expect((await pages.inject({ method: 'GET', url: `/profile/${ids.anna}` })).statusCode).toBe(200);
+    await t.ctx.db.execute(sql`update profiles set listed = false where user_id = ${ids.anna}`);
+    expect((await pages.inject({ method: 'GET', url: `/profile/${ids.anna}` })).statusCode).toBe(404);
+    await t.ctx.db.execute(sql`update profiles set listed = true where user_id = ${ids.anna}`);
+  });
+});
+
+describe('the answer cache on Redis (REDIS_URL)', () => {
+  let r: TestApp;
+  beforeAll(async () => {
+    r = await createTestApp({ REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    await seedGeo(r.ctx);
+    ids.redisOne = (
+      await createAdvertiser(r.ctx, { bumpedAt: minutesAgo(5), screenName: `Redis ${crypto.randomUUID()}` })
+    ).account.id;
+  });
+  afterAll(() => r?.close());
+
+  it('keeps the answers there and still shows a hidden profile at once', async () => {
+    const read = () =>
+      r.app.inject({
+        method: 'POST',
+        url: '/api/directory/getDirectory?page=1',
+        payload: { country: 'united-kingdom' },
+      });
+    expect((await read()).json().data.map((i: { id: number }) => i.id)).toEqual([ids.redisOne]);
+    await r.ctx.db.execute(sql`update profiles set listed = false where user_id = ${ids.redisOne}`);
+    expect((await read()).json().data).toEqual([]);
+  });
+});

@@ -1,0 +1,128 @@
+// The directory's answers to visitors from a cache of serialised answers (docs/decisions/0700). Every key
+// starts with the directory version: the counter the database bumps (migration 0006) on any commit that
+// writes profiles (but for the view counter), accounts (but for last_seen_at), listings, media, cities,
+// countries or search words, and the next moment a listing expires. The version is read fresh for each
+// request (FreshRead: one query serves every request that arrived while the previous one ran), so a
+// write committed before a request is always seen by it, whoever wrote it.
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { queryRows } from '../../db/client';
+import type { Profile } from '#shared/schemas/directory.ts';
+import { AnswerCache, etagOf, makeAnswer, rawAnswer, type Answer } from '../../lib/answer-cache';
+import { FreshRead } from '../../lib/fresh-read';
+import { RedisRateLimiter } from '../../lib/rate-limiter';
+import type { Visitor } from '../../lib/visitor-count';
+import { lastSeenSeconds } from './directory.presenter';
+import { findProfileLive } from './directory.repo';
+import { countProfileView, getProfile } from './directory.service';
+
+interface State {
+  version: FreshRead<string>;
+  answers: AnswerCache;
+}
+const states = new WeakMap<AppContext, State>();
+
+function stateOf(ctx: AppContext): State {
+  let s = states.get(ctx);
+  if (!s) {
+    s = {
+      version: new FreshRead(() => readVersion(ctx)),
+      // Redis (when REDIS_URL is set) is shared by every instance; in-process entries sit in front of it.
+      answers: new AnswerCache({
+        redis: ctx.limiter instanceof RedisRateLimiter ? ctx.limiter.redis : undefined,
+        redisPrefix: `answer:${ctx.buildId}:`,
+      }),
+    };
+    states.set(ctx, s);
+  }
+  return s;
+}
+
+async function readVersion(ctx: AppContext): Promise<string> {
+  // A listing that expires at T changes the answers at T without any write: the next such moment is
+  // part of the version, so the first read after T has a new key. The database's token and start time
+  // keep apart databases sharing one Redis, and a database restored from a backup (its counter went back).
+  const [row] = await queryRows<{ version: string }>(
+    ctx.db,
+    sql`select concat_ws('.', db_token, v,
+          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint,
+          (select (extract(epoch from min(expires_at)) * 1000)::bigint from listings where expires_at > now())
+        ) as version
+        from directory_version`,
+  );
+  if (!row) throw new Error('directory_version has no row (migration 0006)');
+  return row.version;
+}
+
+/** The directory's current version (read after this call began). */
+export const directoryVersion = (ctx: AppContext): Promise<string> => stateOf(ctx).version.get();
+
+export const answerCache = (ctx: AppContext): AnswerCache => stateOf(ctx).answers;
+
+export interface Produced {
+  /** Sent as JSON... */
+  value?: unknown;
+  /** ...or these bytes as they are. */
+  raw?: Buffer;
+  /** How long the answer may be used under the same version (parts that age by time alone). */
+  ttlMs?: number;
+  meta?: Record<string, unknown>;
+}
+
+/** A visitor's answer under `key`, made by `produce` (given the version it is made for) on a miss. */
+export async function visitorAnswer(
+  ctx: AppContext,
+  key: string,
+  produce: (version: string) => Promise<Produced>,
+): Promise<Answer> {
+  const s = stateOf(ctx);
+  const version = await s.version.get();
+  return s.answers.get(`${version}|${key}`, async () => {
+    const made = await produce(version);
+    const ttl = made.ttlMs ?? Infinity;
+    return made.raw ? rawAnswer(made.raw, ttl, made.meta) : makeAnswer(made.value, ttl, made.meta);
+  });
+}
+
+// A profile answer shows its view count and how long ago its owner was seen, which change without a new
+// version: the cached text holds a marker in their place, filled on every read from one short query.
+const LIVE_VIEWS = -987_654_321;
+const LIVE_SEEN = -987_654_322;
+const LIVE_MARK = `"views":${LIVE_VIEWS},"last_seen":${LIVE_SEEN}`;
+// With the profile's HTML (`?render=1`) the figures are in the HTML too: that answer is kept a minute.
+const RENDERED_TTL_MS = 60_000;
+
+/**
+ * A visitor's profile answer (`{ profile }`, `render` wraps it with its HTML), its view counted for
+ * `visitor`. A profile nobody may see is a 404, as without the cache.
+ */
+export async function visitorProfile(
+  ctx: AppContext,
+  by: { id: number } | { name: string },
+  /** `visitor`: who opened it, for the view count (null: nothing counted). */
+  opts: { visitor: Visitor | null; rendered: string | null; wrap: (p: Profile) => unknown },
+): Promise<Answer> {
+  const key = `profile|${'id' in by ? by.id : `@${by.name.toLowerCase()}`}|${opts.rendered ?? ''}`;
+  const cached = await visitorAnswer(ctx, key, async () => {
+    const profile = await getProfile(ctx, by, null, { countView: false });
+    if (opts.rendered)
+      return { value: { profile: opts.wrap(profile) }, ttlMs: RENDERED_TTL_MS, meta: { id: profile.user_id } };
+    return {
+      value: { profile: opts.wrap({ ...profile, views: LIVE_VIEWS, last_seen: LIVE_SEEN }) },
+      meta: { id: profile.user_id },
+    };
+  });
+  const id = Number(cached.meta?.id);
+  // Read before this view is added, as the uncached answer is.
+  const live = opts.rendered ? null : await findProfileLive(ctx.db, id);
+  if (opts.visitor) await countProfileView(ctx, id, opts.visitor);
+  if (!live) return cached;
+  const text = cached.body.toString();
+  const at = text.lastIndexOf(LIVE_MARK);
+  if (at < 0) return cached;
+  const seen = lastSeenSeconds(live.last_seen_at, ctx.now());
+  const body = Buffer.from(
+    `${text.slice(0, at)}"views":${live.views},"last_seen":${seen ?? 'null'}${text.slice(at + LIVE_MARK.length)}`,
+  );
+  return { body, etag: etagOf(body), expires: cached.expires, meta: cached.meta, transient: true };
+}
