@@ -1,16 +1,20 @@
-// Benchmark of the directory's hot calls on 50,000 seeded profiles: getDirectory (page 1 and a deep
-// page of the biggest country, and a city) and search, on PGlite and on PostgreSQL, next to plain
-// node:http serving the very same response bytes from memory. The ratio to node:http is the figure:
-// it shows what the database and the app cost on top of the fastest possible answer on this machine.
+// Benchmark of the directory's hot calls on 50,000 seeded profiles: getDirectory (page 1 and page 20 of
+// the biggest country, and a city), search, nearby and getProfile, at 10 and 50 connections, on PGlite
+// and on PostgreSQL, next to plain node:http serving the very same response bytes from memory in the
+// same run. The share of node:http's rate is the figure: what the database and the app cost on top of
+// the fastest possible answer on this machine. During the first case at the most connections,
+// /api/health is asked alongside (one connection): its p99 shows whether the database stalls the
+// event loop. The figures go into bench/README.md with the date and the machine's load.
 //
-//   npm run bench                         # both backends, 50,000 profiles, 10 s per case
-//   npm run bench -- --profiles 5000 --duration 5 --backends pglite
+//   npm run bench                         # both backends, 50,000 profiles, 10 s per case, 10 and 50 connections
+//   npm run bench -- --profiles 5000 --duration 5 --backends pglite --connections 10
 //
 // Data is seeded once and kept: PGlite under $BENCH_DIR (default /tmp/directory-bench), PostgreSQL in
 // database `directory_bench` of $BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -21,13 +25,14 @@ const { values: args } = parseArgs({
   options: {
     profiles: { type: 'string', default: '50000' },
     duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10,50' },
     backends: { type: 'string', default: 'pglite,postgres' },
+    readme: { type: 'boolean', default: true },
   },
 });
 const PROFILES = Number(args.profiles);
 const DURATION = Number(args.duration);
-const CONNECTIONS = Number(args.connections);
+const CONNECTIONS = args.connections!.split(',').map(Number);
 const BENCH_DIR = process.env.BENCH_DIR ?? '/tmp/directory-bench';
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_DB = `directory_bench_${PROFILES}`;
@@ -37,6 +42,9 @@ const pgUrl = () => {
   return u.toString();
 };
 const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
+// bench/README.md holds the latest figures between these lines.
+const BEGIN = '<!-- directory-bench:begin -->';
+const END = '<!-- directory-bench:end -->';
 
 function sh(args: string[], env: Record<string, string>) {
   const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -105,7 +113,8 @@ async function startServer(env: Record<string, string>, port: number): Promise<C
 interface Case {
   name: string;
   path: string;
-  body: string;
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 /** The same bytes from memory through node:http: the ceiling of this machine for this response. */
@@ -121,13 +130,13 @@ function memoryServer(responses: Map<string, Buffer>): Promise<http.Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function load(url: string, c: Case) {
+async function load(url: string, c: Case, connections: number) {
   const result = await autocannon({
     url: url + c.path,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    method: c.method ?? 'POST',
+    headers: c.body ? { 'content-type': 'application/json' } : {},
     body: c.body,
-    connections: CONNECTIONS,
+    connections,
     duration: DURATION,
   });
   return {
@@ -139,6 +148,8 @@ async function load(url: string, c: Case) {
 }
 
 const rows: string[][] = [];
+const health: string[] = [];
+const loadBefore = os.loadavg();
 const backends = args.backends!.split(',').filter(Boolean);
 for (const [i, backend] of backends.entries()) {
   const env = await prepare(backend);
@@ -181,38 +192,67 @@ for (const [i, backend] of backends.entries()) {
         body: JSON.stringify({ lat: 51.5, lng: -0.1 }),
       },
     ];
+    const page1 = (await (
+      await fetch(`${base}/api/directory/getDirectory?page=1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ country: biggest.slug }),
+      })
+    ).json()) as { data: Array<{ id: number }> };
+    const profileId = page1.data[0].id;
+    cases.push(
+      // A visitor opening a profile: the answer from the cache, one query for the view count and
+      // last-seen, and the view counted (two writes).
+      { name: 'getProfile (view counted)', path: `/api/getProfile/${profileId}`, method: 'GET' },
+      // The same profile from a list (bookmarks): nothing counted.
+      { name: 'getProfile track=0', path: `/api/getProfile/${profileId}?track=0`, method: 'GET' },
+    );
     // Same bytes for the memory server, captured from the app.
     const responses = new Map<string, Buffer>();
     for (const c of cases) {
-      const key = `${c.path}#${c.name}`;
       const res = await fetch(base + c.path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        method: c.method ?? 'POST',
+        headers: c.body ? { 'content-type': 'application/json' } : {},
         body: c.body,
       });
-      responses.set(key, Buffer.from(await res.arrayBuffer()));
+      if (!res.ok) throw new Error(`${c.name}: ${res.status}`);
+      responses.set(c.name, Buffer.from(await res.arrayBuffer()));
     }
-    for (const c of cases) {
-      const app = await load(base, c);
-      const mem = await memoryServer(new Map([[c.path, responses.get(`${c.path}#${c.name}`)!]]));
-      const memPort = (mem.address() as { port: number }).port;
-      const raw = await load(`http://127.0.0.1:${memPort}`, c);
-      mem.close();
-      const bytes = responses.get(`${c.path}#${c.name}`)!.length;
-      rows.push([
-        backend,
-        c.name,
-        String(bytes),
-        `${app.rps}`,
-        `${app.p50}`,
-        `${app.p99}`,
-        `${raw.rps}`,
-        `${raw.p50}`,
-        `${raw.p99}`,
-        (raw.rps / Math.max(app.rps, 1)).toFixed(1),
-        String(app.errors),
-      ]);
-      console.log(rows.at(-1)!.join(' | '));
+    for (const connections of CONNECTIONS) {
+      for (const [n, c] of cases.entries()) {
+        // Once per backend, at the most connections: /api/health next to the directory's load.
+        const watchHealth = n === 0 && connections === Math.max(...CONNECTIONS);
+        const healthRun = watchHealth
+          ? load(base, { name: 'health', path: '/api/health', method: 'GET' }, 1)
+          : undefined;
+        const app = await load(base, c, connections);
+        if (healthRun) {
+          const h = await healthRun;
+          health.push(
+            `${backend}: /api/health p50 ${h.p50} ms, p99 ${h.p99} ms, ${h.rps} req/s (1 connection) while ${c.name} ran at ${connections} connections`,
+          );
+          console.log(health.at(-1));
+        }
+        const mem = await memoryServer(new Map([[c.path, responses.get(c.name)!]]));
+        const memPort = (mem.address() as { port: number }).port;
+        const raw = await load(`http://127.0.0.1:${memPort}`, c, connections);
+        mem.close();
+        const bytes = responses.get(c.name)!.length;
+        rows.push([
+          backend,
+          c.name,
+          String(connections),
+          String(bytes),
+          `${app.rps}`,
+          `${app.p50}`,
+          `${app.p99}`,
+          `${raw.rps}`,
+          `${raw.p99}`,
+          `${Math.round((100 * app.rps) / Math.max(raw.rps, 1))} %`,
+          String(app.errors),
+        ]);
+        console.log(rows.at(-1)!.join(' | '));
+      }
     }
   } finally {
     server.kill('SIGTERM');
@@ -223,16 +263,45 @@ for (const [i, backend] of backends.entries()) {
 const header = [
   'backend',
   'case',
+  'conns',
   'bytes',
   'app req/s',
   'app p50 ms',
   'app p99 ms',
   'node:http req/s',
-  'node p50',
-  'node p99',
-  'node/app',
+  'node p99 ms',
+  'app / node',
   'errors',
 ];
-console.log(`\n${PROFILES} profiles, ${CONNECTIONS} connections, ${DURATION} s per case\n`);
-console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
-for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+const loadAfter = os.loadavg();
+const date = new Date().toISOString().slice(0, 10);
+const machine =
+  `${os.cpus().length} cores, load average ${loadBefore[0].toFixed(1)} before and ${loadAfter[0].toFixed(1)} ` +
+  'after (other processes on the machine depress both columns)';
+const table = [
+  `| ${header.join(' | ')} |`,
+  `|${header.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+].join('\n');
+const block = [
+  BEGIN,
+  `${date}, ${machine}; ${PROFILES.toLocaleString('en')} profiles, ${DURATION} s per case ` +
+    `(\`npm run bench -- ${process.argv.slice(2).join(' ')}\`).`,
+  '',
+  table,
+  '',
+  ...health.map((h) => `- ${h}`),
+  END,
+].join('\n');
+console.log(`\n${block}`);
+if (args.readme) {
+  const readme = path.join(root, 'bench/README.md');
+  const text = fs.readFileSync(readme, 'utf8');
+  const at = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  fs.writeFileSync(
+    readme,
+    at >= 0 && end > at ? text.slice(0, at) + block + text.slice(end + END.length) : `${text.trimEnd()}\n\n${block}\n`,
+  );
+  console.log('Written to bench/README.md.');
+}
