@@ -7,7 +7,7 @@
 // event loop. The figures go into bench/README.md with the date and the machine's load.
 //
 //   npm run bench                         # both backends, 50,000 profiles, 10 s per case, 10 and 50 connections
-//   npm run bench -- --profiles 5000 --duration 5 --backends pglite --connections 10
+//   npm run bench -- --profiles 5000 --duration 5 --backends pglite --connections 10 --keep-readme
 //
 // Data is seeded once and kept: PGlite under $BENCH_DIR (default /tmp/directory-bench), PostgreSQL in
 // database `directory_bench` of $BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test).
@@ -27,7 +27,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10,50' },
     backends: { type: 'string', default: 'pglite,postgres' },
-    readme: { type: 'boolean', default: true },
+    'keep-readme': { type: 'boolean', default: false },
   },
 });
 const PROFILES = Number(args.profiles);
@@ -294,7 +294,7 @@ const block = [
   END,
 ].join('\n');
 console.log(`\n${block}`);
-if (args.readme) {
+if (!args['keep-readme']) {
   const readme = path.join(root, 'bench/README.md');
   const text = fs.readFileSync(readme, 'utf8');
   const at = text.indexOf(BEGIN);
