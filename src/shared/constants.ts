@@ -110,3 +110,6 @@ export const CSRF_HEADER = 'x-csrf-token';
  * "TopUp" entry and the media screens' "Topup Required" lead.
  */
 export const TOPUP_CART_PATH = '/checkout/cart?add=standard_topup';
+
+/** The longest comment on a profile (the schema's limit and the comment box's counter). */
+export const COMMENT_MAX_CHARS = 1000;

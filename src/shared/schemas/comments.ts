@@ -3,7 +3,9 @@
 import { z } from 'zod';
 import { coercedId, withoutControlCharacters } from '../api/fields';
 
-export const COMMENT_MAX_CHARS = 1000;
+// In constants.ts (no Zod): the profile's comment box counts with it, in the first route's code.
+import { COMMENT_MAX_CHARS } from '../constants';
+export { COMMENT_MAX_CHARS };
 export const COMMENTS_PAGE_SIZE = 20;
 
 export const CommentParams = z.object({

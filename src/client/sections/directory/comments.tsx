@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { COMMENT_MAX_CHARS } from '#shared/schemas/comments.ts';
+import { COMMENT_MAX_CHARS } from '#shared/constants.ts';
 import type { Profile } from '#shared/schemas/directory.ts';
 import { formatAgo } from '#shared/views/format.ts';
 import { editHref } from '#shared/views/profile-view.tsx';

@@ -1,12 +1,9 @@
 // Entry of the lazy "directory" section: the public screens.
+import { lazy } from 'react';
 import type { Category } from '#shared/constants.ts';
 import { CATEGORIES } from '#shared/constants.ts';
 import type { SectionProps } from '#client/app/sections.ts';
 import { ComingSoon } from '#client/components/coming-soon.tsx';
-import { ShopPage } from '#client/features/money/components/shop-page.tsx';
-import { WhatYouGetPage } from '#client/features/money/components/what-you-get-page.tsx';
-import { FeedPage } from '#client/features/pages/feed-page.tsx';
-import { HelpPage } from '#client/features/pages/help-page.tsx';
 import { BookmarksPage } from './bookmarks-page';
 import { CountriesPage } from './countries-page';
 import { DirectoryPage } from './directory-page';
@@ -16,6 +13,17 @@ import { NotFoundPage } from './not-found-page';
 import { ProfilePage } from './profile-page';
 import { SearchPage } from './search-page';
 import './directory.css';
+
+// Pages seldom opened first load apart: the help form's kit and the money parts are not in the code of a
+// listing or a profile (issue 14: the initial route loads only what it shows; decision 0708).
+const ShopPage = lazy(() =>
+  import('#client/features/money/components/shop-page.tsx').then((m) => ({ default: m.ShopPage })),
+);
+const WhatYouGetPage = lazy(() =>
+  import('#client/features/money/components/what-you-get-page.tsx').then((m) => ({ default: m.WhatYouGetPage })),
+);
+const FeedPage = lazy(() => import('#client/features/pages/feed-page.tsx').then((m) => ({ default: m.FeedPage })));
+const HelpPage = lazy(() => import('#client/features/pages/help-page.tsx').then((m) => ({ default: m.HelpPage })));
 
 const isCategory = (route: string): route is Category => (CATEGORIES as readonly string[]).includes(route);
 

@@ -1,18 +1,20 @@
 // The profile as the SPA shows it (profile page and profile modal): the shared, server-renderable
 // ProfileView plus what only a browser can do (bookmark, share, comments, report, gallery viewer,
 // phone-reveal count). The server renders the same ProfileView without these.
-import { useCallback, useState, type MouseEvent, type Ref } from 'react';
+import { lazy, Suspense, useCallback, useState, type MouseEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Profile } from '#shared/schemas/directory.ts';
 import { ProfileView, type LinkRenderer, type Translate } from '#shared/views/profile-view.tsx';
 import { BookmarkButton } from '#client/components/bookmark-button.tsx';
-import { GalleryViewer } from '#client/components/gallery.tsx';
 import { ShareBar } from '#client/components/share-bar.tsx';
 import { revealPhone } from '#client/features/directory/api.ts';
 import { profileShareUrl } from '#client/lib/share.ts';
 import { Comments } from './comments';
-import { ReportProfile } from './report-form';
+import { ReportProfile } from './report-profile';
+
+// The full-screen viewer (Radix Dialog) loads when a photo is first opened (decision 0708).
+const GalleryViewer = lazy(() => import('#client/components/gallery.tsx').then((m) => ({ default: m.GalleryViewer })));
 
 const routerLink: LinkRenderer = ({ href, className, children, ...rest }) => (
   <Link to={href} className={className} aria-label={rest['aria-label']}>
@@ -33,6 +35,8 @@ export function ProfileDetails({
   const { t, i18n } = useTranslation('directory');
   const translate = useCallback<Translate>((key, options) => t(key, options ?? {}), [t]);
   const [viewer, setViewer] = useState<number | null>(null);
+  const [galleryWanted, setGalleryWanted] = useState(false);
+  if (viewer !== null && !galleryWanted) setGalleryWanted(true);
   const id = profile.user_id;
 
   const onPhotoClick = (index: number, event: MouseEvent<HTMLAnchorElement>) => {
@@ -64,14 +68,16 @@ export function ProfileDetails({
         <ReportProfile profile={profile} />
       </ProfileView>
       {/* Destroyed with the gallery: nothing of it stays once the gallery stops. */}
-      {galleryReady && (
-        <GalleryViewer
-          photos={profile.gallery}
-          index={viewer}
-          name={profile.screen_name}
-          onIndex={setViewer}
-          onClose={() => setViewer(null)}
-        />
+      {galleryReady && galleryWanted && (
+        <Suspense fallback={null}>
+          <GalleryViewer
+            photos={profile.gallery}
+            index={viewer}
+            name={profile.screen_name}
+            onIndex={setViewer}
+            onClose={() => setViewer(null)}
+          />
+        </Suspense>
       )}
     </>
   );

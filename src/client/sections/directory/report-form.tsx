@@ -10,25 +10,8 @@ import { sendFeedback, type FeedbackReason } from '#client/features/directory/ap
 
 const isUrgent = (reason: FeedbackReason) => URGENT_FEEDBACK_REASONS.includes(reason);
 
-export function ReportProfile({ profile }: { profile: Profile }) {
-  const { t } = useTranslation('directory');
-  const [open, setOpen] = useState(false);
-  return (
-    <div className="report">
-      <button
-        type="button"
-        className="button button--ghost report__open"
-        onClick={() => setOpen(true)}
-        data-testid="report-open"
-      >
-        <span aria-hidden="true">⚑</span> {t('report.open')}
-      </button>
-      {open && <ReportDialog profile={profile} onClose={() => setOpen(false)} />}
-    </div>
-  );
-}
-
-function ReportDialog({ profile, onClose }: { profile: Profile; onClose: () => void }) {
+/** The report dialog (loaded when the report button of report-profile.tsx is first pressed). */
+export function ReportDialog({ profile, onClose }: { profile: Profile; onClose: () => void }) {
   const { t } = useTranslation('directory');
   const [reason, setReason] = useState<FeedbackReason | null>(null);
   const [message, setMessage] = useState('');
