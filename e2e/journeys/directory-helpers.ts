@@ -64,7 +64,16 @@ export async function openList(page: Page, baseUrl: string, path: string): Promi
   const body = carried ?? ((await (await asked)?.json()) as { data: ListItem[] } | undefined);
   assert.ok(body, `page 1 of ${path} arrived`);
   await page.getByTestId('profile-card').first().waitFor();
+  await appTookOver(page);
   return body.data;
+}
+
+/**
+ * The SPA has replaced the server's first HTML (#ssr). The server's cards are the same markup with plain
+ * links: a click before this is a page load, not the profile modal.
+ */
+export async function appTookOver(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.getElementById('ssr'));
 }
 
 /** A one-finger horizontal swipe over the profile modal: dx > 0 is a swipe to the right. */

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { journey, PHONE } from '../harness';
 import {
   acceptedNotice,
+  appTookOver,
   busiestCountry,
   modalProfileId,
   openList,
@@ -198,6 +199,7 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   // A new tab (modifier click) or a reload shows the full profile page instead.
   await page.goto(`${baseUrl}/profile/${a}`);
   await page.getByTestId('profile-name').waitFor();
+  await appTookOver(page);
   assert.equal(await page.evaluate(() => document.body.id), 'profile-page');
   assert.equal(await modal.count(), 0);
 });
