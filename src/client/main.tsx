@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { SSR_STATE_ID, type SsrQuery } from '#shared/views/ssr-state.ts';
 import { App, queryClient } from './app/app';
@@ -40,10 +40,15 @@ async function start() {
   if (import.meta.env.VITE_TEST_HOOKS) installDebugHandle();
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  // A transition: React renders the screen in slices of a few milliseconds instead of one long task,
+  // so the phone stays responsive meanwhile (TBT, issue 14); the server's screen shows until it commits.
+  const reactRoot = createRoot(root);
+  startTransition(() =>
+    reactRoot.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
 }
 
