@@ -28,7 +28,6 @@ import { writeAudit } from '../../db/audit';
 import type { Tx } from '../../db/client';
 import { notFound, ValidationError } from '../../lib/errors';
 import { adminStats as autoTopupStats } from '../auto-topup/auto-topup.service';
-import { clearDirectoryCaches } from '../directory/directory.service';
 import * as media from '../media/media.service';
 import * as money from '../money/money.service';
 import * as verification from '../verification/verification.service';
@@ -124,8 +123,6 @@ export async function flag(ctx: AppContext, actor: Actor, body: FlagBody): Promi
       at: now,
     });
   });
-  // Counts and navigation of the directory are cached: the flagged profile must not linger in them.
-  clearDirectoryCaches(ctx);
   return getUser(ctx, body.user_id);
 }
 
@@ -299,7 +296,6 @@ export async function resolveReport(ctx: AppContext, actor: Actor, body: Resolve
 
   if (body.action === 'warn') await warn(ctx, actor, profileId!, resolve);
   else await ctx.db.transaction(resolve);
-  if (body.action === 'hide' || body.action === 'flag') clearDirectoryCaches(ctx);
   const [presented] = await presentReports(ctx, [(await repo.findReport(ctx.db, body.report_id))!]);
   return presented;
 }

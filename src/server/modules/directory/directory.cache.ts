@@ -1,63 +1,33 @@
 // The directory's answers to visitors from a cache of serialised answers (docs/decisions/0700). Every key
-// starts with the directory version: the counter the database bumps (migration 0006) on any commit that
+// starts with the directory version (directory.version.ts): the counter the database bumps (migration 0006) on any commit that
 // writes profiles (but for the view counter), accounts (but for last_seen_at), listings, media, cities,
 // countries or search words, and the next moment a listing expires. The version is read fresh for each
 // request (FreshRead: one query serves every request that arrived while the previous one ran), so a
 // write committed before a request is always seen by it, whoever wrote it.
-import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { queryRows } from '../../db/client';
 import type { Profile } from '#shared/schemas/directory.ts';
 import { AnswerCache, etagOf, makeAnswer, rawAnswer, type Answer } from '../../lib/answer-cache';
-import { FreshRead } from '../../lib/fresh-read';
 import { RedisRateLimiter } from '../../lib/rate-limiter';
 import type { Visitor } from '../../lib/visitor-count';
 import { lastSeenSeconds } from './directory.presenter';
 import { findProfileLive } from './directory.repo';
 import { countProfileView, getProfile } from './directory.service';
+import { directoryVersion } from './directory.version';
 
-interface State {
-  version: FreshRead<string>;
-  answers: AnswerCache;
-}
-const states = new WeakMap<AppContext, State>();
+const answerCaches = new WeakMap<AppContext, AnswerCache>();
 
-function stateOf(ctx: AppContext): State {
-  let s = states.get(ctx);
-  if (!s) {
-    s = {
-      version: new FreshRead(() => readVersion(ctx)),
-      // Redis (when REDIS_URL is set) is shared by every instance; in-process entries sit in front of it.
-      answers: new AnswerCache({
-        redis: ctx.limiter instanceof RedisRateLimiter ? ctx.limiter.redis : undefined,
-        redisPrefix: `answer:${ctx.buildId}:`,
-      }),
-    };
-    states.set(ctx, s);
+export const answerCache = (ctx: AppContext): AnswerCache => {
+  let answers = answerCaches.get(ctx);
+  if (!answers) {
+    // Redis (when REDIS_URL is set) is shared by every instance; in-process entries sit in front of it.
+    answers = new AnswerCache({
+      redis: ctx.limiter instanceof RedisRateLimiter ? ctx.limiter.redis : undefined,
+      redisPrefix: `answer:${ctx.buildId}:`,
+    });
+    answerCaches.set(ctx, answers);
   }
-  return s;
-}
-
-async function readVersion(ctx: AppContext): Promise<string> {
-  // A listing that expires at T changes the answers at T without any write: the next such moment is
-  // part of the version, so the first read after T has a new key. The database's token and start time
-  // keep apart databases sharing one Redis, and a database restored from a backup (its counter went back).
-  const [row] = await queryRows<{ version: string }>(
-    ctx.db,
-    sql`select concat_ws('.', db_token, v,
-          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint,
-          (select (extract(epoch from min(expires_at)) * 1000)::bigint from listings where expires_at > now())
-        ) as version
-        from directory_version`,
-  );
-  if (!row) throw new Error('directory_version has no row (migration 0006)');
-  return row.version;
-}
-
-/** The directory's current version (read after this call began). */
-export const directoryVersion = (ctx: AppContext): Promise<string> => stateOf(ctx).version.get();
-
-export const answerCache = (ctx: AppContext): AnswerCache => stateOf(ctx).answers;
+  return answers;
+};
 
 export interface Produced {
   /** Sent as JSON... */
@@ -75,9 +45,8 @@ export async function visitorAnswer(
   key: string,
   produce: (version: string) => Promise<Produced>,
 ): Promise<Answer> {
-  const s = stateOf(ctx);
-  const version = await s.version.get();
-  return s.answers.get(`${version}|${key}`, async () => {
+  const version = await directoryVersion(ctx);
+  return answerCache(ctx).get(`${version}|${key}`, async () => {
     const made = await produce(version);
     const ttl = made.ttlMs ?? Infinity;
     return made.raw ? rawAnswer(made.raw, ttl, made.meta) : makeAnswer(made.value, ttl, made.meta);

@@ -20,7 +20,7 @@ import type { SessionUser } from '../../plugins/session';
 import { Gate } from '../../lib/gate';
 import { TtlCache } from '../../lib/ttl-cache';
 import { countsToday, type Visitor } from '../../lib/visitor-count';
-import { directoryVersion } from './directory.cache';
+import { directoryVersion } from './directory.version';
 import * as repo from './directory.repo';
 import { presentItem, presentProfile } from './directory.presenter';
 
@@ -58,10 +58,6 @@ function cachesOf(ctx: AppContext): Caches {
 
 /** Periodic task (and after bulk changes such as the seed): the word list behind typo tolerance. */
 export const refreshSearchWords = (db: Db) => repo.refreshSearchWords(db);
-/** No longer needed for freshness (the database versions every write); kept for its callers. */
-export function clearDirectoryCaches(ctx: AppContext) {
-  caches.delete(ctx);
-}
 
 async function resolveScope(ctx: AppContext, filter: DirectoryFilter, v: string) {
   const { countries, cities } = cachesOf(ctx);

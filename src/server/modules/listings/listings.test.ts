@@ -4,7 +4,6 @@ import { queryRows } from '../../db/client';
 import { listings } from '../../db/schema';
 import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
-import { clearDirectoryCaches } from '../directory/directory.service';
 import { bumpProfile, positionOf, refreshCountryPrimary, removeExpiredListings } from './listings.service';
 
 let t: TestApp;
@@ -15,7 +14,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const ukPage = async () => {
-  clearDirectoryCaches(t.ctx);
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/directory/getDirectory',

@@ -23,7 +23,6 @@ import { writeAudit } from '../../db/audit';
 import { enqueue, type JobHandler } from '../../lib/jobs';
 import { forbidden, notFound, ValidationError } from '../../lib/errors';
 import type { Visibility } from '../../lib/media-store';
-import { clearDirectoryCaches } from '../directory/directory.service';
 import { positionOf } from '../listings/listings.service';
 import { bandNeighbours, hashBands, MediaRejected, processImage, type ProcessedImage } from './image-pipeline';
 import * as repo from './media.repo';
@@ -180,7 +179,6 @@ export async function uploadPhoto(
 
   let replaced: repo.MediaRow[] = [];
   let row: repo.MediaRow;
-  let listingChanged = false;
   try {
     row = await ctx.db.transaction(async (tx) => {
       if (!(await lockAccount(tx, userId))) throw notFound();
@@ -204,7 +202,7 @@ export async function uploadPhoto(
           old.map((r) => r.id),
         );
       }
-      if (type === 'avatar') listingChanged = await repo.setAvatar(tx, userId, inserted.id);
+      if (type === 'avatar') await repo.setAvatar(tx, userId, inserted.id);
       return inserted;
     });
   } catch (err) {
@@ -216,24 +214,20 @@ export async function uploadPhoto(
     throw err;
   }
   await removeRowFiles(ctx, replaced);
-  // The avatar completes (or, gone, uncompletes) a profile: directory counts and search hits follow at once.
-  if (listingChanged) clearDirectoryCaches(ctx);
   return presentMediaItem(row, url(ctx));
 }
 
 // ---------------------------------------------------------------- deleting and ordering
 
 export async function deleteMedia(ctx: AppContext, userId: number, mediaId: number): Promise<{ deleted: number }> {
-  let listingChanged = false;
   const removed = await ctx.db.transaction(async (tx) => {
     await lockAccount(tx, userId);
     const row = await repo.findMedia(tx, userId, mediaId);
     if (!row) throw notFound(msg('media.notFound'));
     const rows = await repo.deleteMediaRows(tx, [row.id]);
-    if ((await repo.avatarOf(tx, userId)) === row.id) listingChanged = await repo.setAvatar(tx, userId, null);
+    if ((await repo.avatarOf(tx, userId)) === row.id) await repo.setAvatar(tx, userId, null);
     return rows;
   });
-  if (listingChanged) clearDirectoryCaches(ctx);
   await removeRowFiles(ctx, removed);
   return { deleted: removed.length };
 }
@@ -260,15 +254,13 @@ export async function deleteAllMedia(
   userId: number,
   within?: (tx: Tx, removed: { deleted: number; ids: number[] }) => Promise<void>,
 ): Promise<{ deleted: number }> {
-  let listingChanged = false;
   const removed = await ctx.db.transaction(async (tx) => {
     await lockAccount(tx, userId);
-    listingChanged = await repo.setAvatar(tx, userId, null);
+    await repo.setAvatar(tx, userId, null);
     const rows = await repo.deleteAllOf(tx, userId);
     await within?.(tx, { deleted: rows.length, ids: rows.map((r) => r.id) });
     return rows;
   });
-  if (listingChanged) clearDirectoryCaches(ctx);
   await removeRowFiles(ctx, removed);
   return { deleted: removed.length };
 }

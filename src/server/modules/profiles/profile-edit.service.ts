@@ -23,7 +23,6 @@ import { writeAudit } from '../../db/audit';
 import { pgErrorCode, type Tx } from '../../db/client';
 import { forbidden, notFound, ValidationError } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
-import { clearDirectoryCaches } from '../directory/directory.service';
 import { slugify } from '../geo/slug';
 import {
   activeAdditionalIn,
@@ -98,27 +97,22 @@ export async function getUpdateData(ctx: AppContext, userId: number): Promise<Up
 
 /**
  * Runs `change` on the locked account and re-derives the directory's columns in the same transaction.
- * Directory caches (counts, search hits) are dropped when what the public sees may have changed.
+ * The directory's answers follow by themselves: the database versions every write (docs/decisions/0700).
  */
 async function edit(
   ctx: AppContext,
   actor: Actor,
   userId: number,
   action: string,
-  change: (tx: Tx, current: repo.EditableProfile) => Promise<{ publicChange?: boolean } | void>,
+  change: (tx: Tx, current: repo.EditableProfile) => Promise<void>,
 ) {
-  let publicChange = false;
   try {
     await ctx.db.transaction(async (tx) => {
       if (!(await lockAccount(tx, userId))) throw notFound();
       const current = await repo.loadProfile(tx, userId);
       if (!current) throw notFound();
-      const result = await change(tx, current);
-      const derived = await repo.refreshDerived(tx, userId);
-      publicChange =
-        !!derived &&
-        (derived.before.listed !== derived.after.listed ||
-          (derived.after.listed && (derived.before.searchText !== derived.after.searchText || !!result?.publicChange)));
+      await change(tx, current);
+      await repo.refreshDerived(tx, userId);
       if (actor.id !== userId) {
         await writeAudit(tx, { actorId: actor.id, action, targetUserId: userId });
       }
@@ -128,7 +122,6 @@ async function edit(
     if (pgErrorCode(err) === UNIQUE_VIOLATION) throw ValidationError.field('screen_name', msg('edit.screenNameTaken'));
     throw err;
   }
-  if (publicChange) clearDirectoryCaches(ctx);
 }
 
 /** Only the owner, or an admin, edits a profile (the routes check the path's id; /update names it in the body). */
@@ -159,7 +152,7 @@ function cleanLinks(links: Extract<UpdateBody, { section: 'links' }>['links']) {
 export async function update(ctx: AppContext, actor: Actor, body: UpdateBody): Promise<UpdateData> {
   const userId = body.user_id ?? actor.id;
   assertMayEdit(actor, userId);
-  await edit(ctx, actor, userId, `profile.update.${body.section}`, async (tx, current) => {
+  await edit(ctx, actor, userId, `profile.update.${body.section}`, async (tx) => {
     switch (body.section) {
       case 'screen_name':
         if (await repo.screenNameTaken(tx, body.screen_name, userId))
@@ -170,8 +163,7 @@ export async function update(ctx: AppContext, actor: Actor, body: UpdateBody): P
       case 'about':
         return repo.updateProfile(tx, userId, { about: body.about });
       case 'gender':
-        await repo.updateProfile(tx, userId, { gender: body.gender });
-        return { publicChange: current.profile.gender !== body.gender };
+        return repo.updateProfile(tx, userId, { gender: body.gender });
       case 'sexuality':
         return repo.updateProfile(tx, userId, { sexuality: body.sexuality });
       case 'phone':
@@ -200,8 +192,7 @@ export async function update(ctx: AppContext, actor: Actor, body: UpdateBody): P
           place: nullIfEmpty(body.place),
           landmark: nullIfEmpty(body.landmark),
         });
-        await setHomeListing(tx, userId, city.id, ctx.now());
-        return { publicChange: current.profile.cityId !== city.id };
+        return setHomeListing(tx, userId, city.id, ctx.now());
       }
     }
   });
@@ -217,11 +208,9 @@ const ATTRIBUTE_COLUMNS = {
 /** POST /edit/setAttribute/{id}: one switch of the ad (ad status, comments, dominatrix listing). */
 export async function setAttribute(ctx: AppContext, actor: Actor, userId: number, body: SetAttributeBody) {
   assertMayEdit(actor, userId);
-  await edit(ctx, actor, userId, `profile.attribute.${body.attribute}`, async (tx, current) => {
+  await edit(ctx, actor, userId, `profile.attribute.${body.attribute}`, async (tx) => {
     const column = ATTRIBUTE_COLUMNS[body.attribute];
     await repo.updateProfile(tx, userId, { [column]: body.value });
-    // The /dom lists and the category counts follow the dominatrix switch.
-    return { publicChange: current.profile[column] !== body.value };
   });
   return getAttribute(ctx, userId, body.attribute);
 }
