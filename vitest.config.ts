@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // API tests run on PGlite always, and once more on PostgreSQL when TEST_DATABASE_URL is set.
@@ -5,6 +6,9 @@ const backends = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pgli
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker less than the cores: one worker on a 2-core machine. The tests wait on
+    // PostgreSQL, Redis, ffmpeg and child processes much of the time, so two run well side by side there.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: backends.map((backend) => ({
       test: {
         name: backend,

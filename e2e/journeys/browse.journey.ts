@@ -2,6 +2,7 @@
 // list and opens a profile; on a phone and on a desktop.
 import assert from 'node:assert/strict';
 import { DESKTOP, journey, PHONE } from '../harness';
+import { appTookOver } from './directory-helpers';
 
 const PAGE_SIZE = 24;
 
@@ -10,6 +11,8 @@ for (const viewport of [PHONE, DESKTOP]) {
     await page.goto(`${baseUrl}/`);
     const countryLinks = page.getByTestId('top-countries').locator('a');
     await countryLinks.first().waitFor();
+    // The server's first HTML shows the cards before the app takes the page over (body id, notice).
+    await appTookOver(page);
     assert.equal(await page.evaluate(() => document.body.id), 'home-page');
     assert.match(await page.title(), /Companion/);
     await page.getByText('We arrange no bookings', { exact: false }).first().waitFor();

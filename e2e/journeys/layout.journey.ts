@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { DESKTOP, journey, PHONE } from '../harness';
 import { registerViaApi } from './auth-helpers';
-import { pageHelpers } from './directory-helpers';
+import { appTookOver, pageHelpers } from './directory-helpers';
 
 journey(
   'layout: home page statement, claims, build id and country cards',
@@ -13,6 +13,9 @@ journey(
     await pageHelpers(page);
     await page.goto(`${baseUrl}/`);
     await page.getByTestId('top-countries').waitFor();
+    // The 18+ notice comes with the app, after the server's first HTML.
+    await appTookOver(page);
+    await page.getByTestId('adult-notice').waitFor();
     const statements = await page.getByText('This site only lists adults', { exact: false }).count();
     assert.equal(statements, 2, 'the 18+ notice and the footer say it; the hero does not repeat it');
     assert.doesNotMatch(await page.locator('.hero').innerText(), /verified profiles/i);
