@@ -1,5 +1,6 @@
 // Lint: TypeScript rules, React hooks, and the import direction of DESIGN.md section 3:
 // client -> shared, server -> shared, shared -> nothing; modules reach each other through services.
+import fs from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
@@ -7,6 +8,60 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns) => ['error', { patterns }];
+
+/**
+ * The client's layers (decision 0920): app and main.tsx -> sections -> features -> components -> lib
+ * -> shared. A layer imports only the layers after it; a feature reaches another feature only through
+ * that feature's index.ts; a relative import stays inside its own folder tree (../ only from a
+ * subfolder back to its area), so every import across areas is an alias the patterns see.
+ * no-restricted-imports does not look at import(), so the same patterns also go to no-restricted-syntax.
+ */
+function clientZones() {
+  const server = { regex: '^#server/|/server/', message: 'The client talks to the server over HTTP only.' };
+  const layer = (name, reason) => ({ regex: `^#client/${name}`, message: reason });
+  const app = layer('(app/|main\\.tsx)', 'Only main.tsx and app/ compose the app; nothing imports them.');
+  const sections = layer('sections/', 'sections/ holds the lazy route entries; only app/ loads them.');
+  const features = layer('features/', 'components/ and lib/ are shared by all features and import none.');
+  const components = layer('components/', 'lib/ holds no UI: it imports no component.');
+  const otherFeature = (area) => ({
+    regex: `^#client/features/(?!${area}/)[^/]+/(?!index\\.ts$)`,
+    message: 'Another feature is reached through its index.ts (its public entry), not its internals.',
+  });
+  const upTwo = { regex: '^\\.\\./\\.\\./', message: 'Across folders, import with the #client/ alias.' };
+  const upOne = { regex: '^\\.\\./', message: 'Across folders, import with the #client/ alias.' };
+  const zone = (files, patterns) => ({
+    files,
+    rules: {
+      'no-restricted-imports': restrict([server, ...patterns]),
+      'no-restricted-syntax': [
+        'error',
+        ...patterns.map((pattern) => ({
+          // esquery regexes cannot hold a slash, so it is written as \x2F.
+          selector: `ImportExpression[source.value=/${pattern.regex.replaceAll('/', '\\x2F')}/]`,
+          message: pattern.message,
+        })),
+      ],
+    },
+  });
+  // Each file's options come from the last zone that matches it, so each zone lists all its patterns.
+  const nested = (dir, patterns) => [
+    zone([`${dir}/**`], [...patterns, upTwo]),
+    zone([`${dir}/*`], [...patterns, upOne]),
+  ];
+  const featureAreas = fs
+    .readdirSync(new URL('src/client/features/', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  return [
+    zone(['src/client/**'], [upTwo]),
+    zone(['src/client/*'], [upOne]),
+    ...nested('src/client/app', []),
+    ...nested('src/client/sections/*', [app]),
+    ...featureAreas.flatMap((area) => nested(`src/client/features/${area}`, [app, sections, otherFeature(area)])),
+    ...nested('src/client/components', [app, sections, features]),
+    ...nested('src/client/lib', [app, sections, features, components]),
+  ];
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-results/**', 'src/server/db/migrations/**'] },
@@ -52,14 +107,7 @@ export default tseslint.config(
       ]),
     },
   },
-  {
-    files: ['src/client/**'],
-    rules: {
-      'no-restricted-imports': restrict([
-        { group: ['#server/*', '**/server/**'], message: 'The client talks to the server over HTTP only.' },
-      ]),
-    },
-  },
+  ...clientZones(),
   {
     files: ['src/server/**'],
     rules: {

@@ -2,7 +2,7 @@ import { Navigate, useParams } from 'react-router';
 import { SLUG_PATTERN } from '#shared/constants.ts';
 import type { RouteMeta } from '#shared/routes.ts';
 import { NOT_FOUND_PATH } from '#client/lib/navigation.ts';
-import { HANDLE_PARAM } from './route-paths';
+import { HANDLE_PARAM } from '#client/lib/route-paths.ts';
 import { SECTION_COMPONENTS } from './sections';
 
 /** Spec section 2: country and place accept lowercase letters and hyphens only. */

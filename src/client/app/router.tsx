@@ -1,7 +1,7 @@
 import { createBrowserRouter, Navigate, useLocation, useParams, type RouteObject } from 'react-router';
 import { LEGACY_PREFIXES, ROUTES } from '#shared/routes.ts';
 import { NOT_FOUND_PATH, registerNavigator } from '#client/lib/navigation.ts';
-import { routerPath } from './route-paths';
+import { routerPath } from '#client/lib/route-paths.ts';
 import { RouteScreen } from './route-screen';
 import { Shell } from './shell';
 

@@ -5,13 +5,8 @@ import type { ComponentType } from 'react';
 import { matchRoutes } from 'react-router';
 import { ROUTES, type Section } from '#shared/routes.ts';
 import { i18n, initI18n } from '#client/lib/i18n.ts';
-import { lazyWithRetry, type PreloadableLazy } from './lazy-with-retry';
-import { routerPath } from './route-paths';
-
-export interface SectionProps {
-  /** Route name from #shared/routes. */
-  route: string;
-}
+import { lazyWithRetry, type PreloadableLazy } from '#client/lib/lazy-with-retry.ts';
+import { routerPath, type SectionProps } from '#client/lib/route-paths.ts';
 
 function section<P extends object>(
   name: Section,

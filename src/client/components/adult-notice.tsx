@@ -5,7 +5,7 @@
 // Signed-in users proved their age at registration and never see it.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 
 export const ADULT_NOTICE_KEY = 'adult-notice';
 /** Where "Leave" goes: a neutral page outside the site. */

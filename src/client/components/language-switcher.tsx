@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
 import { isLanguage } from '#shared/rules/language.ts';
-import { currentUserKey, type CurrentUser } from '#client/features/app/api.ts';
+import { currentUserKey, type CurrentUser } from '#client/lib/app-data.ts';
 import { api } from '#client/lib/api.ts';
 import { chooseLanguage, displayedLanguage } from '#client/lib/i18n.ts';
 

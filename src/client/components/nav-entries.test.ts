@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CurrentUser } from '#client/features/app/api.ts';
+import type { CurrentUser } from '#client/lib/app-data.ts';
 import { navEntries } from './nav-entries';
 
 const user = (role: CurrentUser['role']): CurrentUser => ({

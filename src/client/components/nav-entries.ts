@@ -1,6 +1,6 @@
 // The navigation menu of spec section 2, by role. Pure, so the role rules are unit-tested.
 import { TOPUP_CART_PATH } from '#shared/constants.ts';
-import type { CurrentUser, Role } from '#client/features/app/api.ts';
+import type { CurrentUser, Role } from '#client/lib/app-data.ts';
 
 export type NavKey =
   | 'worldwide'

@@ -1,6 +1,6 @@
 import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChunkLoadError } from '#client/app/lazy-with-retry.ts';
+import { ChunkLoadError } from '#client/lib/lazy-with-retry.ts';
 import { escapeHtml, notify } from '#client/lib/dialogs.ts';
 
 interface Props {

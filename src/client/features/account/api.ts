@@ -11,7 +11,7 @@ import type {
   ChangeUsernameBody,
   DeleteAccountBody,
 } from '#shared/schemas/account.ts';
-import { currentUserKey, useSessionEnded } from '#client/features/app/api.ts';
+import { currentUserKey, useSessionEnded } from '#client/lib/app-data.ts';
 import { api } from '#client/lib/api.ts';
 
 export type { AccountView };

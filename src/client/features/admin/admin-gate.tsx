@@ -3,7 +3,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InlineSpinner } from '#client/components/spinner.tsx';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { openLoginModal } from '#client/lib/dialogs.ts';
 
 export function AdminGate({ children }: { children: ReactNode }) {

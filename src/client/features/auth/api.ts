@@ -16,8 +16,8 @@ import type {
   SessionResponse,
   VerifyBody,
 } from '#shared/schemas/auth.ts';
-import { accountKeys } from '#client/features/account/api.ts';
-import { currentUserKey, type CurrentUser } from '#client/features/app/api.ts';
+import { accountKeys } from '#client/features/account/index.ts';
+import { currentUserKey, type CurrentUser } from '#client/lib/app-data.ts';
 import { api } from '#client/lib/api.ts';
 
 export type { LinkedAccount, SessionResponse };

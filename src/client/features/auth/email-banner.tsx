@@ -3,7 +3,7 @@
 // which must not wait for a section's catalogue.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CurrentUser } from '#client/features/app/api.ts';
+import type { CurrentUser } from '#client/lib/app-data.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { resendVerification } from './api';
 import './email-banner.css';

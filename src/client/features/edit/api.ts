@@ -15,7 +15,7 @@ import type {
   UpdateDataResponse,
 } from '#shared/schemas/profile-edit.ts';
 import { api } from '#client/lib/api.ts';
-import { currentUserKey } from '#client/features/app/api.ts';
+import { currentUserKey } from '#client/lib/app-data.ts';
 
 export type { UpdateData };
 

@@ -6,8 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { SECTION_OF_REQUIRED } from '#shared/rules/edit-sections.ts';
 import { REQUIRED_FIELDS, type RequiredField, type UpdateData } from '#shared/schemas/profile-edit.ts';
-import { useMediaState } from '#client/features/media/api.ts';
-import { AvatarCard } from '#client/features/media/media-page.tsx';
+import { AvatarCard, useMediaState } from '#client/features/media/index.ts';
 import { escapeHtml, notify } from '#client/lib/dialogs.ts';
 import { useRefreshProfile } from './api';
 import {

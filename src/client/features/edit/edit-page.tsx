@@ -12,7 +12,7 @@ import {
   type MenuEntry,
 } from '#shared/rules/edit-sections.ts';
 import type { UpdateData } from '#shared/schemas/profile-edit.ts';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { CompletionWalk } from './completion';
 import { useUpdateData } from './api';
@@ -36,7 +36,7 @@ import {
   SexualityForm,
   type SectionProps,
 } from './section-forms';
-import { NoticesPanel } from '#client/features/notices/notices-panel.tsx';
+import { NoticesPanel } from '#client/features/notices/index.ts';
 import './edit.css';
 
 export const SECTION_FORMS: Partial<Record<MenuEntry, ComponentType<SectionProps>>> = {

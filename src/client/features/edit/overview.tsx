@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import type { Overview as OverviewData } from '#shared/schemas/profile-edit.ts';
 import { SECTION_OF_REQUIRED, menuLink } from '#shared/rules/edit-sections.ts';
 import { formatDate } from '#shared/views/format.ts';
-import { formatMinor } from '#client/features/money/format.ts';
+import { formatMinor } from '#client/lib/money-format.ts';
 import { OVERVIEW_DAYS, useOverview } from './api';
 
 // The chart library comes with the chart, after the rest of the page.

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { MediaNav } from './media-nav';
 import './media.css';

@@ -2,7 +2,7 @@
 // auto-topup screen): what went wrong and where to fix it, until marked read.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { formatDate } from '#shared/views/format.ts';
 import { useMarkNoticesRead, useNotices } from './api';
 import './notices.css';

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { FEED_KINDS, type FeedEntry, type FeedKind } from '#shared/schemas/feed.ts';
 import { formatDate } from '#shared/views/format.ts';
 import { PICTURE_SIZES, PictureImage } from '#shared/views/picture.tsx';
-import { ProfileCard } from '#client/sections/directory/profile-card.tsx';
+import { ProfileCard } from '#client/features/directory/index.ts';
 import { useFeed } from './api';
 import './pages.css';
 

@@ -1,6 +1,6 @@
 // Entry of the lazy "admin" section: the Admin Panel (spec sections 2 and 6), built in features/admin.
 // Only admins see it; the server refuses every admin call to anyone else as well (401 / 403).
-import type { SectionProps } from '#client/app/sections.ts';
+import type { SectionProps } from '#client/lib/route-paths.ts';
 import { ComingSoon } from '#client/components/coming-soon.tsx';
 import { AdminGate } from '#client/features/admin/admin-gate.tsx';
 import { AuditPage } from '#client/features/admin/pages/audit-page.tsx';

@@ -1,14 +1,14 @@
 // Entry of the lazy "auth" section: sign in, register, email and PIN verification, forgotten
 // password and recovery (spec section 2, auth routes; docs/decisions/0100).
-import type { SectionProps } from '#client/app/sections.ts';
+import type { SectionProps } from '#client/lib/route-paths.ts';
 import { ComingSoon } from '#client/components/coming-soon.tsx';
-import { ForgotPasswordPage } from './forgot-password-page';
-import { LoginPage } from './login-page';
-import { RecoverPage } from './recover-page';
-import { RegisterPage } from './register-page';
-import { VerifyPage } from './verify-page';
-import { VerifyPinPage } from './verify-pin-page';
-import './auth.css';
+import { ForgotPasswordPage } from '#client/features/auth/forgot-password-page.tsx';
+import { LoginPage } from '#client/features/auth/login-page.tsx';
+import { RecoverPage } from '#client/features/auth/recover-page.tsx';
+import { RegisterPage } from '#client/features/auth/register-page.tsx';
+import { VerifyPage } from '#client/features/auth/verify-page.tsx';
+import { VerifyPinPage } from '#client/features/auth/verify-pin-page.tsx';
+import '#client/features/auth/auth.css';
 
 export function AuthSection({ route }: SectionProps) {
   switch (route) {

@@ -1,6 +1,6 @@
 // Entry of the lazy "checkout" section: the payment screens of spec section 2 (/checkout/cart,
 // /checkout/method, /transactions/{userID}) and /edit/load/{id}, all built in features/money.
-import type { SectionProps } from '#client/app/sections.ts';
+import type { SectionProps } from '#client/lib/route-paths.ts';
 import { ComingSoon } from '#client/components/coming-soon.tsx';
 import { CartPage } from '#client/features/money/components/cart-page.tsx';
 import { LoadPage } from '#client/features/money/components/load-page.tsx';

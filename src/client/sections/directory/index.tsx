@@ -2,17 +2,17 @@
 import { lazy } from 'react';
 import type { Category } from '#shared/constants.ts';
 import { CATEGORIES } from '#shared/constants.ts';
-import type { SectionProps } from '#client/app/sections.ts';
+import type { SectionProps } from '#client/lib/route-paths.ts';
 import { ComingSoon } from '#client/components/coming-soon.tsx';
-import { BookmarksPage } from './bookmarks-page';
-import { CountriesPage } from './countries-page';
-import { DirectoryPage } from './directory-page';
-import { HomePage } from './home-page';
-import { NearbyPage } from './nearby-page';
-import { NotFoundPage } from './not-found-page';
-import { ProfilePage } from './profile-page';
-import { SearchPage } from './search-page';
-import './directory.css';
+import { BookmarksPage } from '#client/features/directory/bookmarks-page.tsx';
+import { CountriesPage } from '#client/features/directory/countries-page.tsx';
+import { DirectoryPage } from '#client/features/directory/directory-page.tsx';
+import { HomePage } from '#client/features/directory/home-page.tsx';
+import { NearbyPage } from '#client/features/directory/nearby-page.tsx';
+import { NotFoundPage } from '#client/features/directory/not-found-page.tsx';
+import { ProfilePage } from '#client/features/directory/profile-page.tsx';
+import { SearchPage } from '#client/features/directory/search-page.tsx';
+import '#client/features/directory/directory.css';
 
 // Pages seldom opened first load apart: the help form's kit and the money parts are not in the code of a
 // listing or a profile (issue 14: the initial route loads only what it shows; decision 0708).

@@ -1,7 +1,7 @@
 // Entry of the lazy "edit" section: /edit/{id} with its sections and the completion walk, /edit/location
 // and /edit/directory/listing (features/edit); the media screens (/edit/media, /edit/gallery, /edit/verify,
 // features/media); the auto-topup screen (features/money).
-import type { SectionProps } from '#client/app/sections.ts';
+import type { SectionProps } from '#client/lib/route-paths.ts';
 import { ComingSoon } from '#client/components/coming-soon.tsx';
 import { EditPage } from '#client/features/edit/edit-page.tsx';
 import { ListingsPage, LocationPage } from '#client/features/edit/location-pages.tsx';

@@ -2,8 +2,8 @@
 // failed or missed runs of the last 30 days (GET /admin/getAutoTopup?page).
 import { useTranslation } from 'react-i18next';
 import { InlineSpinner } from '#client/components/spinner.tsx';
-import { useAppConfig } from '#client/features/app/api.ts';
-import { formatMinor } from '#client/features/money/format.ts';
+import { useAppConfig } from '#client/lib/app-data.ts';
+import { formatMinor } from '#client/lib/money-format.ts';
 import { openAdminModal } from '../admin-modal-store';
 import { useAutoTopups } from '../api';
 import { AdminFrame, Empty, Pager, useDates, usePage } from '../parts';

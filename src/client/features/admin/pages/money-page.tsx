@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { AdjustBalanceBody, RecordBankTransferBody, UpdateProductBody, type Product } from '#shared/schemas/money.ts';
 import { CheckboxField, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { InlineSpinner } from '#client/components/spinner.tsx';
-import { useProducts } from '#client/features/money/api.ts';
-import { formatMinor, parseMajorInput, toMajorInput } from '#client/features/money/format.ts';
+import { useProducts } from '#client/features/money/index.ts';
+import { formatMinor, parseMajorInput, toMajorInput } from '#client/lib/money-format.ts';
 import { useAdjustBalance, useRecordBankTransfer, useUpdateProduct } from '../api';
 import { AdminFrame } from '../parts';
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Overview } from '#shared/schemas/admin.ts';
 import { InlineSpinner } from '#client/components/spinner.tsx';
-import { formatMinor } from '#client/features/money/format.ts';
+import { formatMinor } from '#client/lib/money-format.ts';
 import { useOverview } from '../api';
 import { AdminFrame, Bars } from '../parts';
 

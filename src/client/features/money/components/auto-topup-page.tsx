@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Run, Timer } from '#shared/schemas/auto-topup.ts';
 import { confirm } from '#client/lib/dialogs.ts';
-import { NoticesPanel } from '#client/features/notices/notices-panel.tsx';
+import { NoticesPanel } from '#client/features/notices/index.ts';
 import {
   useAutoTopup,
   useAutoTopupForecast,

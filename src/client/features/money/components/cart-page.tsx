@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { CartItem } from '#shared/schemas/money.ts';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { ApiError, report } from '#client/lib/api.ts';
 import { formatDate } from '#client/lib/format.ts';
 import {

@@ -10,7 +10,7 @@ import { TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { ApiError, report } from '#client/lib/api.ts';
 import { showValidationErrors } from '#client/lib/dialogs.ts';
 import { newIdempotencyKey, useMakePayment, type PaymentData, type PaymentResult } from '../api';
-import { parseMajorInput, toMajorInput } from '../format';
+import { parseMajorInput, toMajorInput } from '#client/lib/money-format.ts';
 import { BankTransfer } from './bank-transfer';
 import { CardPayment } from './card-payment';
 import { CryptoPayment } from './crypto-payment';

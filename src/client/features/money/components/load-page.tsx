@@ -4,7 +4,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { LoadMethod } from '#shared/schemas/money.ts';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { isOpen, usePayment, usePaymentData } from '../api';
 import { BankTransfer } from './bank-transfer';
 import { LoadMethods } from './load-methods';

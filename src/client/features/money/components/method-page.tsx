@@ -3,7 +3,7 @@
 // back here from a card's confirmation step with ?payment={id}, and a crypto invoice is followed here.
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { isOpen, usePayment, usePaymentData } from '../api';
 import { LoadMethods } from './load-methods';
 import { CartSummary, QueryState } from './money-parts';

@@ -7,7 +7,7 @@ import { ApiError } from '#client/lib/api.ts';
 import { openLoginModal } from '#client/lib/dialogs.ts';
 import type { Cart } from '../api';
 import '../money.css';
-import { formatMinor } from '../format';
+import { formatMinor } from '#client/lib/money-format.ts';
 
 /** An amount of minor units in the site currency, written for the reader. */
 export function Money({ amount, currency, signed }: { amount: number; currency: string; signed?: boolean }) {

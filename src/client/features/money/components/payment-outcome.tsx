@@ -2,7 +2,7 @@
 // its confirmation step is answered. Shown where the payer comes back (?payment={id}).
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { InlineSpinner } from '#client/components/spinner.tsx';
 import { usePayment, type PaymentResult } from '../api';
 import { CryptoInvoice } from './crypto-invoice';

@@ -3,7 +3,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Product } from '#shared/schemas/money.ts';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { useProducts } from '../api';
 import { Money, QueryState, useFormatMoney } from './money-parts';
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { AUTO_TOPUP_MAX_TIMERS, SetTimerBody } from '#shared/schemas/auto-topup.ts';
 import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { useSetTimer, type AutoTopupData } from '../auto-topup-api';
-import { parseMajorInput } from '../format';
+import { parseMajorInput } from '#client/lib/money-format.ts';
 import { ISO_WEEKDAYS, weekdayName } from '../weekdays';
 
 export function TimerForm({ data, userId }: { data: AutoTopupData; userId: number }) {

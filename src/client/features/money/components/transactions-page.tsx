@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Transaction } from '#shared/schemas/money.ts';
 import { TRANSACTIONS_PAGE_SIZE } from '#shared/schemas/money.ts';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { intlLocale } from '#client/lib/format.ts';
 import { transactionsCsvUrl, useTransactions } from '../api';
 import { Money, QueryState } from './money-parts';

@@ -3,7 +3,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ADDITIONAL_LOCATION_DAYS, AVATAR_CHANGE_MAX_POSITION, GALLERY_MAX } from '#shared/constants.ts';
-import { useCurrentUser } from '#client/features/app/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { RankingRule } from './ranking-rule';
 import { ProductList } from './product-list';
 

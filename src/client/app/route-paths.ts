@@ -1,7 +1,0 @@
-/** React Router cannot match a parameter inside a segment ("/@:name"), so that route matches any
- *  single segment and RouteScreen checks the "@" itself; static routes still win by rank. */
-export const HANDLE_PARAM = 'handle';
-
-export function routerPath(path: string): string {
-  return path.startsWith('/@:') ? `/:${HANDLE_PARAM}` : path;
-}

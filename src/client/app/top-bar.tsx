@@ -1,0 +1,65 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { NARROW_BREAKPOINT } from '#shared/constants.ts';
+import type { RouteMeta } from '#shared/routes.ts';
+import type { CurrentUser } from '#client/lib/app-data.ts';
+import { AdminSearchBox } from '#client/components/admin-search-box.tsx';
+import { LanguageSwitcher } from '#client/components/language-switcher.tsx';
+import { NavMenu } from './nav-menu';
+import { SearchBox } from '#client/components/search-box.tsx';
+
+const isNarrow = () => window.matchMedia(`(max-width: ${NARROW_BREAKPOINT}px)`).matches;
+
+export function TopBar({
+  width,
+  user,
+  country,
+}: {
+  width: RouteMeta['nav'];
+  user: CurrentUser | null;
+  country: string | null;
+}) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const [open, setOpen] = useState(false);
+
+  // A followed link closes the collapsed menu on narrow screens.
+  useEffect(() => setOpen(false), [location.pathname]);
+
+  return (
+    <header className="topbar">
+      <div className={`topbar__inner topbar__inner--${width}`}>
+        <Link to="/" className="brand">
+          <span className="brand__mark" aria-hidden="true">
+            ◆
+          </span>
+          {t('siteName')}
+        </Link>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={open}
+          aria-controls="main-menu"
+          onClick={() => setOpen((value) => !value)}
+        >
+          <span className={`menu-toggle__icon${open ? ' menu-toggle__icon--open' : ''}`} aria-hidden="true" />
+          {/* One label in both states (aria-expanded tells which), so the bar never re-wraps. */}
+          {t('nav.open')}
+        </button>
+        <div id="main-menu" className={`menu${open ? ' menu--open' : ''}`}>
+          <SearchBox
+            onSearched={() => {
+              // Spec: on narrow screens the collapsible menu is toggled after searching.
+              if (isNarrow()) setOpen((value) => !value);
+            }}
+          />
+          {/* Spec section 2: admins also get the admin search box (no minimum length). */}
+          {user?.role === 'admin' && <AdminSearchBox />}
+          <LanguageSwitcher user={user} />
+          <NavMenu user={user} country={country} />
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,44 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import type { Category } from '#shared/constants.ts';
+import { DirectoryHeadView, listingHeading } from '#shared/views/directory-view.tsx';
+import type { Translate } from '#shared/views/profile-view.tsx';
+import { routerLink } from '#client/components/router-link.tsx';
+import { listingSource, normalizeFilter, useNavigation } from './api';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { rememberCountry } from '#client/lib/last-country.ts';
+import { ProfileList } from './profile-list';
+
+/** A listing: the head the server also renders (shared/views/directory-view), then the paged cards. */
+export function DirectoryPage({ category }: { category: Category }) {
+  const { t, i18n } = useTranslation('directory');
+  const translate = useCallback<Translate>((key, options) => t(key, options ?? {}), [t]);
+  const params = useParams();
+  const country = params.country ?? '';
+  const place = params.place;
+  const filter = useMemo(() => normalizeFilter({ category, country, place }), [category, country, place]);
+  const navigation = useNavigation(filter);
+  const source = useMemo(() => listingSource(filter), [filter]);
+  const [allPlaces, setAllPlaces] = useState(false);
+
+  useEffect(() => rememberCountry(country), [country]);
+  useDocumentTitle(listingHeading(translate, category, navigation.data, i18n.language));
+
+  return (
+    <div className="directory container">
+      <DirectoryHeadView
+        category={category}
+        country={country}
+        place={place}
+        nav={navigation.data}
+        t={translate}
+        lang={i18n.language}
+        renderLink={routerLink}
+        allPlaces={allPlaces}
+        onTogglePlaces={() => setAllPlaces((v) => !v)}
+      />
+      <ProfileList source={source} emptyText={t('list.empty')} />
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { SEARCH_MIN_CHARS } from '#shared/constants.ts';
+import { SearchHeadView } from '#shared/views/directory-view.tsx';
+import type { Translate } from '#shared/views/profile-view.tsx';
+import { searchSource, useProfilePages } from './api';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { ProfileList } from './profile-list';
+
+/** /search?q=: the results of the main search box, paged like a listing (the server renders the same). */
+export function SearchPage() {
+  const { t } = useTranslation('directory');
+  const translate = useCallback<Translate>((key, options) => t(key, options ?? {}), [t]);
+  const [params] = useSearchParams();
+  const q = (params.get('q') ?? '').trim();
+  const valid = q.length >= SEARCH_MIN_CHARS;
+  const source = useMemo(() => searchSource(q), [q]);
+  // The total from the list's own first page (cached, or carried by the server's page): no fetch here.
+  const total = useProfilePages(source, false).data?.pages[0]?.total;
+  useDocumentTitle(valid ? t('search.resultsFor', { q }) : null);
+
+  return (
+    <div className="container section search-page">
+      <SearchHeadView q={q} valid={valid} total={total} t={translate} />
+      {valid ? (
+        <ProfileList source={source} emptyText={t('search.empty', { q })} />
+      ) : (
+        <p className="lead">{t('search.tooShort', { count: SEARCH_MIN_CHARS })}</p>
+      )}
+    </div>
+  );
+}

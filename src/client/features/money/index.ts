@@ -1,0 +1,2 @@
+// The money feature's public entry: what other features may use of it (decision 0920).
+export { useProducts } from './api';

@@ -1,0 +1,2 @@
+// The notices feature's public entry: what other features may use of it (decision 0920).
+export { NoticesPanel } from './notices-panel';
