@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { CSRF_COOKIE, ONLINE_PING_MS, USER_DATA_DELAY_MS } from '#shared/constants.ts';
+import type { AppConfig, PingResponse } from '#shared/schemas/app.ts';
 import type { CurrentUser } from '#shared/schemas/auth.ts';
 import { api, ApiError } from './api';
 import { readCookie } from './cookies';
@@ -44,9 +45,9 @@ export function useCurrentUser() {
 }
 
 /** POST /app/ping (docs/decisions/0100): records the signed-in user as online. */
-export function pingOnline(): Promise<unknown> {
+export function pingOnline(): Promise<PingResponse> {
   // A background call: whatever happens, it raises no dialog.
-  return api('/app/ping', { method: 'POST', handle: [0, 401, 403, 404, 429, 500, 502, 503, 504] });
+  return api<PingResponse>('/app/ping', { method: 'POST', handle: [0, 401, 403, 404, 429, 500, 502, 503, 504] });
 }
 
 /**
@@ -81,11 +82,7 @@ export function roleOf(user: CurrentUser | null | undefined): Role {
   return user ? user.role : 'visitor';
 }
 
-export interface AppConfig {
-  build: string;
-  fallback_landing_url: string | null;
-  currency: string;
-}
+export type { AppConfig };
 
 /** GET /app/config: what the browser needs of the server's configuration. */
 export function useAppConfig() {

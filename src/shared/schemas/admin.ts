@@ -208,6 +208,8 @@ export type DuplicatesPage = z.infer<typeof DuplicatesPage>;
 /** POST /api/admin/dismissDuplicate: not the same person's stolen photo (a shared studio shot...). */
 export const DismissDuplicateBody = z.strictObject({ match_id: id() });
 export const DismissDuplicateResponse = z.object({ data: DuplicateMatch });
+/** POST /api/admin/scanDuplicates: how many new matches the scan found. */
+export const ScanDuplicatesResponse = z.object({ data: z.object({ found: z.number() }) });
 
 // ---------------------------------------------------------------- audit log
 

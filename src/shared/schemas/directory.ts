@@ -124,6 +124,8 @@ export const Profile = z.object({
   poster: z.string().nullable(),
 });
 export type Profile = z.infer<typeof Profile>;
+/** GET /getProfile/{id} and /getProfileByName/{name} (`view` with ?render=1). */
+export const ProfileResponse = z.object({ profile: Profile });
 
 /** The report form (setFeedback's `data`): the client's form and the server read the same fields. */
 export const FeedbackData = z.object({

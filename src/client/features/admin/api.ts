@@ -12,10 +12,12 @@ import type {
   OverviewResponse,
   ReportsPage,
   ResolveReportBody,
+  ScanDuplicatesResponse,
   VerificationDataPage,
   VerifyBody,
   VerifyVideoBody,
   VideosPage,
+  WarnResponse,
 } from '#shared/schemas/admin.ts';
 import type { AdminAutoTopupPage } from '#shared/schemas/auto-topup.ts';
 import type { z } from 'zod';
@@ -152,8 +154,7 @@ export function useFlag() {
 export function useWarn() {
   const invalidate = useInvalidateAdmin();
   return useMutation({
-    mutationFn: async (userId: number) =>
-      (await api<{ data: { user: AdminUser; deleted: number } }>(`/admin/warn/${userId}`)).data,
+    mutationFn: async (userId: number) => (await api<z.infer<typeof WarnResponse>>(`/admin/warn/${userId}`)).data,
     onSuccess: async (result) => {
       // The profile's pictures are gone: open screens showing it refetch.
       broadcastFlag({ user_id: result.user.user_id, flagged: result.user.flagged });
@@ -202,7 +203,8 @@ export function useScanDuplicates() {
   const invalidate = useInvalidateAdmin();
   return useMutation({
     mutationFn: async () =>
-      (await api<{ data: { found: number } }>('/admin/scanDuplicates', { method: 'POST', loading: true })).data,
+      (await api<z.infer<typeof ScanDuplicatesResponse>>('/admin/scanDuplicates', { method: 'POST', loading: true }))
+        .data,
     onSuccess: invalidate,
   });
 }

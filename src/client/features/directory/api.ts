@@ -1,16 +1,18 @@
 // Calls of the public directory with their query hooks. Types come from the shared Zod schemas.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { Category, FEEDBACK_REASONS } from '#shared/constants.ts';
+import type { Category } from '#shared/constants.ts';
 import type { CommentCreated, CommentDeleted, CommentsPage } from '#shared/schemas/comments.ts';
 import type {
   CountriesResponse,
   DirectoryFilter,
+  FeedbackData as FeedbackDataSchema,
   DirectoryPage,
   Navigation,
   NearbyPage,
   Profile,
   ProfileItem,
+  ProfileResponse,
 } from '#shared/schemas/directory.ts';
 import type { NotificationBody } from '#shared/api/errors.ts';
 import { api, ApiError } from '#client/lib/api.ts';
@@ -21,13 +23,9 @@ export type Countries = z.infer<typeof CountriesResponse>['data'];
 export type { CommentsPage, DirectoryFilter, DirectoryPage, Navigation, Profile, ProfileItem };
 export type ProfileRef = { id: number } | { name: string };
 export type NearbyItem = z.infer<typeof NearbyPage>['data'][number];
-export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
-export interface FeedbackData {
-  profile_id?: number;
-  reason: FeedbackReason;
-  message?: string;
-  contact?: string;
-}
+export type FeedbackReason = FeedbackData['reason'];
+/** What the report form sends (the body's input, before the server trims it). */
+export type FeedbackData = z.input<typeof FeedbackDataSchema>;
 
 /** Every status: for calls whose failure the visitor need not hear about (statistics). */
 const QUIET = [0, 400, 401, 403, 404, 409, 415, 422, 429, 500, 502, 503, 504];
@@ -84,7 +82,7 @@ export async function fetchProfile(
   options: { handle?: number[]; loading?: boolean } = {},
 ): Promise<Profile> {
   const path = 'id' in ref ? `/getProfile/${ref.id}` : `/getProfileByName/${encodeURIComponent(ref.name)}`;
-  const response = await api<{ profile: Profile }>(path, {
+  const response = await api<z.infer<typeof ProfileResponse>>(path, {
     query: 'id' in ref ? { render: 1 } : undefined,
     signal,
     loading: options.loading ?? true,
@@ -97,7 +95,7 @@ export async function fetchProfile(
 export async function fetchBookmarkedProfile(id: number, signal?: AbortSignal): Promise<Profile | null> {
   try {
     // track=0: listing a bookmark is not a visit; the view counts when the profile is opened.
-    const response = await api<{ profile: Profile }>(`/getProfile/${id}`, {
+    const response = await api<z.infer<typeof ProfileResponse>>(`/getProfile/${id}`, {
       signal,
       handle: [404],
       query: { track: 0 },

@@ -3,9 +3,11 @@
 // addToCart, removeCartItem, makePayment, getPayment) answers with the cart, and that answer replaces
 // the held copy (spec section 7).
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import type {
   AddToCartBody,
   BankDetails,
+  BankDetailsResponse,
   Cart,
   CartResponse,
   MakePaymentBody,
@@ -51,7 +53,7 @@ export function useBankDetails(userId: number) {
   return useQuery({
     queryKey: moneyKeys.bank(userId),
     queryFn: async ({ signal }) =>
-      (await api<{ data: BankDetails }>(`/payment/getBankDetails/${userId}`, { signal })).data,
+      (await api<z.infer<typeof BankDetailsResponse>>(`/payment/getBankDetails/${userId}`, { signal })).data,
     enabled: Number.isInteger(userId) && userId > 0,
     staleTime: Number.POSITIVE_INFINITY,
   });

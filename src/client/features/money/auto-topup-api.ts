@@ -2,7 +2,15 @@
 // timers and last runs, the weekly forecast against the balance, and setting or deleting a timer. Each
 // write answers the whole screen's data, which replaces the held copy; the forecast is asked again.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AutoTopupData, AutoTopupForecast, DeleteTimerBody, SetTimerBody } from '#shared/schemas/auto-topup.ts';
+import type { z } from 'zod';
+import type {
+  AutoTopupData,
+  AutoTopupDataResponse,
+  AutoTopupForecast,
+  AutoTopupForecastResponse,
+  DeleteTimerBody,
+  SetTimerBody,
+} from '#shared/schemas/auto-topup.ts';
 import { api } from '#client/lib/api.ts';
 
 export type { AutoTopupData, AutoTopupForecast };
@@ -19,7 +27,7 @@ export function useAutoTopup(userId: number) {
   return useQuery({
     queryKey: autoTopupKeys.data(userId),
     queryFn: async ({ signal }) =>
-      (await api<{ data: AutoTopupData }>(`/auto-topup/getData/${userId}`, { signal })).data,
+      (await api<z.infer<typeof AutoTopupDataResponse>>(`/auto-topup/getData/${userId}`, { signal })).data,
     enabled: valid(userId),
     staleTime: 0,
   });
@@ -29,7 +37,7 @@ export function useAutoTopupForecast(userId: number) {
   return useQuery({
     queryKey: autoTopupKeys.forecast(userId),
     queryFn: async ({ signal }) =>
-      (await api<{ data: AutoTopupForecast }>(`/auto-topup/getCart/${userId}`, { signal })).data,
+      (await api<z.infer<typeof AutoTopupForecastResponse>>(`/auto-topup/getCart/${userId}`, { signal })).data,
     enabled: valid(userId),
     staleTime: 0,
   });
@@ -39,8 +47,13 @@ function useTimerWrite<B>(userId: number, path: 'setTimer' | 'deleteTimer') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: B) =>
-      (await api<{ data: AutoTopupData }>(`/auto-topup/${path}/${userId}`, { method: 'POST', body, loading: true }))
-        .data,
+      (
+        await api<z.infer<typeof AutoTopupDataResponse>>(`/auto-topup/${path}/${userId}`, {
+          method: 'POST',
+          body,
+          loading: true,
+        })
+      ).data,
     onSuccess: (data) => {
       queryClient.setQueryData(autoTopupKeys.data(userId), data);
       void queryClient.invalidateQueries({ queryKey: autoTopupKeys.forecast(userId) });
