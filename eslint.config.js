@@ -56,7 +56,10 @@ function clientZones() {
     zone(['src/client/**'], [upTwo]),
     zone(['src/client/*'], [upOne]),
     ...nested('src/client/app', []),
-    ...nested('src/client/sections/*', [app]),
+    ...nested('src/client/sections/*', [
+      app,
+      layer('sections/', 'A section entry loads features, not another section.'),
+    ]),
     ...featureAreas.flatMap((area) => nested(`src/client/features/${area}`, [app, sections, otherFeature(area)])),
     ...nested('src/client/components', [app, sections, features]),
     ...nested('src/client/lib', [app, sections, features, components]),
