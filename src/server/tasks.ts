@@ -2,7 +2,7 @@
 // main.ts and for the tests that start the real server as a child process (crash and restart).
 import type { JobHandler, PeriodicTask } from './lib/jobs';
 import { purgeDeletedAccounts } from './modules/account/account.purge';
-import { cleanupAuthData } from './modules/auth/auth.service';
+import { cleanupAuthData } from './modules/auth/session.service';
 import { sendFailedMail } from './modules/auto-topup/auto-topup.mail';
 import { FAILED_MAIL_JOB, runDueSlots } from './modules/auto-topup/auto-topup.service';
 import { HELP_MAIL_JOB, sendHelpMail } from './modules/help/help.service';

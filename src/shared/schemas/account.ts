@@ -56,3 +56,7 @@ export const AccountView = z.object({
 export type AccountView = z.infer<typeof AccountView>;
 export const AccountResponse = z.object({ data: AccountView });
 export type AccountResponse = z.infer<typeof AccountResponse>;
+
+/** POST /account/{id}/language: the language now kept on the account. */
+export const LanguageResponse = z.object({ data: z.object({ language: z.enum(LANGUAGES) }) });
+export type LanguageResponse = z.infer<typeof LanguageResponse>;

@@ -2,7 +2,7 @@
 // server. Every body is a strict object: an unknown key (role, balance, verified...) is rejected with
 // a 422, so no call can set a field it does not name.
 import { z } from 'zod';
-import { blankMessage } from '../api/errors';
+import { blankMessage, MessageBody, NotificationBody, ValidationErrorBody } from '../api/errors';
 import { coercedId, requiredString, text } from '../api/fields';
 import { MIN_AGE, PIN_LENGTH } from '../constants';
 import { ageOn, isCalendarDate } from '../rules/date-of-birth.ts';
@@ -148,3 +148,19 @@ export type LinksResponse = z.infer<typeof LinksResponse>;
 /** POST /recover: the link still works (an invalid one answers 422). */
 export const RecoverResponse = z.object({ data: z.object({ valid: z.literal(true), expires_at: z.string() }) });
 export type RecoverResponse = z.infer<typeof RecoverResponse>;
+
+/** The answers of the calls that end in a notification (verify, resend, forgot, reset, password...). */
+export const NotificationResponse = NotificationBody;
+
+/**
+ * The error answers of the auth and account calls (spec section 8): 422 names the fields, every other
+ * status carries a message. 403 and 415 come from the same-origin and CSRF guards of every POST.
+ */
+export const AUTH_ERRORS = {
+  401: MessageBody,
+  403: MessageBody,
+  404: MessageBody,
+  415: MessageBody,
+  422: ValidationErrorBody,
+  429: MessageBody,
+} as const;

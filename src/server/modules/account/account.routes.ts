@@ -3,17 +3,25 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam } from '#shared/api/fields.ts';
 import {
+  AccountResponse,
   ChangeEmailBody,
   ChangeLanguageBody,
   ChangeMobileBody,
   ChangePasswordBody,
   ChangeUsernameBody,
   DeleteAccountBody,
+  LanguageResponse,
 } from '#shared/schemas/account.ts';
+import { AUTH_ERRORS, NotificationResponse } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
+import { sent } from '../auth/answers';
+import { clearSessionCookies } from '../auth/cookies';
 import { ownerOf, sameOriginJson } from '../auth/guards';
 import * as service from './account.service';
+
+const answers = <T>(ok: T) => ({ 200: ok, ...AUTH_ERRORS });
+const notified = answers(NotificationResponse);
 
 export const accountRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const owner = ownerOf('id');
@@ -21,46 +29,72 @@ export const accountRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     if (request.method !== 'GET' && request.method !== 'HEAD') await sameOriginJson(request, reply);
   });
 
-  app.get('/account/:id', { onRequest: owner, schema: { params: IdParam } }, async (req) =>
-    service.getAccount(ctx, req.params.id),
+  app.get(
+    '/account/:id',
+    { onRequest: owner, schema: { params: IdParam, response: answers(AccountResponse) } },
+    async (req) => service.getAccount(ctx, req.params.id),
   );
 
   app.post(
     '/account/:id/email',
-    { onRequest: owner, schema: { params: IdParam, body: ChangeEmailBody } },
+    { onRequest: owner, schema: { params: IdParam, body: ChangeEmailBody, response: notified } },
     async (req) =>
-      service.changeEmail(ctx, req, requireUser(req), req.params.id, req.body.email, req.body.current_password),
+      sent(
+        await service.changeEmail(ctx, {
+          actor: requireUser(req),
+          id: req.params.id,
+          email: req.body.email,
+          currentPassword: req.body.current_password,
+          log: req.log,
+        }),
+      ),
   );
 
   app.post(
     '/account/:id/mobile',
-    { onRequest: owner, schema: { params: IdParam, body: ChangeMobileBody } },
-    async (req) => service.changeMobile(ctx, req.params.id, req.body.mobile),
+    { onRequest: owner, schema: { params: IdParam, body: ChangeMobileBody, response: notified } },
+    async (req) => sent(await service.changeMobile(ctx, req.params.id, req.body.mobile)),
   );
 
   app.post(
     '/account/:id/password',
-    { onRequest: owner, schema: { params: IdParam, body: ChangePasswordBody } },
+    { onRequest: owner, schema: { params: IdParam, body: ChangePasswordBody, response: notified } },
     async (req) =>
-      service.changePassword(ctx, req, requireUser(req), req.params.id, req.body.current_password, req.body.password),
+      sent(
+        await service.changePassword(ctx, {
+          actor: requireUser(req),
+          id: req.params.id,
+          currentPassword: req.body.current_password,
+          password: req.body.password,
+          log: req.log,
+        }),
+      ),
   );
 
   app.post(
     '/account/:id/username',
-    { onRequest: owner, schema: { params: IdParam, body: ChangeUsernameBody } },
-    async (req) => service.changeUsername(ctx, requireUser(req), req.params.id, req.body.username),
+    { onRequest: owner, schema: { params: IdParam, body: ChangeUsernameBody, response: notified } },
+    async (req) => sent(await service.changeUsername(ctx, requireUser(req), req.params.id, req.body.username)),
   );
 
   app.post(
     '/account/:id/language',
-    { onRequest: owner, schema: { params: IdParam, body: ChangeLanguageBody } },
+    { onRequest: owner, schema: { params: IdParam, body: ChangeLanguageBody, response: answers(LanguageResponse) } },
     async (req) => service.changeLanguage(ctx, req.params.id, req.body.language),
   );
 
   app.post(
     '/account/:id/delete',
-    { onRequest: owner, schema: { params: IdParam, body: DeleteAccountBody } },
-    async (req, reply) =>
-      service.deleteAccount(ctx, req, reply, requireUser(req), req.params.id, req.body.current_password),
+    { onRequest: owner, schema: { params: IdParam, body: DeleteAccountBody, response: notified } },
+    async (req, reply) => {
+      const { answer, signedOut } = await service.deleteAccount(ctx, {
+        actor: requireUser(req),
+        id: req.params.id,
+        currentPassword: req.body.current_password,
+        log: req.log,
+      });
+      if (signedOut) clearSessionCookies(reply, ctx);
+      return sent(answer);
+    },
   );
 };

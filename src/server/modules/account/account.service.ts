@@ -1,25 +1,33 @@
 // The account screen (/edit/account/{id}): email, mobile, password, username, delete. The session
 // must own {id} or be an admin (checked by the route guard); email, password and deletion ask for
-// the current password of whoever is signed in.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// the current password of whoever is signed in. Plain inputs and results: the delete route clears the
+// cookies when the answer says the actor signed itself out.
 import { notification, type NotificationPayload } from '#shared/api/errors.ts';
+import { msg } from '#shared/api/messages.ts';
 import { ACCOUNT_PURGE_DAYS, type Language } from '#shared/constants.ts';
-import type { AccountView } from '#shared/schemas/account.ts';
+import type { AccountResponse } from '#shared/schemas/account.ts';
 import type { AppContext } from '../../context';
 import { notFound, ValidationError } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
-import * as auth from '../auth/auth.service';
+import type { Log } from '../auth/emails';
+import * as identity from '../auth/identity.service';
+import * as recovery from '../auth/recovery.service';
+import { endAllSessions } from '../auth/session.service';
+import * as verification from '../auth/verification.service';
 import * as repo from './account.repo';
 
 async function liveAccount(ctx: AppContext, id: number) {
-  const account = await auth.findAccount(ctx, id);
-  if (!account || account.status === 'deleted') throw notFound('Account not found.');
+  const account = await identity.findAccount(ctx, id);
+  if (!account || account.status === 'deleted') throw notFound(msg('account.notFound'));
   return account;
 }
 
-export async function getAccount(ctx: AppContext, id: number): Promise<{ data: AccountView }> {
+export async function getAccount(ctx: AppContext, id: number): Promise<AccountResponse> {
   const account = await liveAccount(ctx, id);
-  const [pendingEmail, pendingMobile] = await Promise.all([auth.pendingEmail(ctx, id), auth.pendingMobile(ctx, id)]);
+  const [pendingEmail, pendingMobile] = await Promise.all([
+    verification.pendingEmail(ctx, id),
+    verification.pendingMobile(ctx, id),
+  ]);
   return {
     data: {
       user_id: account.id,
@@ -38,41 +46,38 @@ export async function getAccount(ctx: AppContext, id: number): Promise<{ data: A
   };
 }
 
+export interface ChangeEmailInput {
+  actor: SessionUser;
+  id: number;
+  email: string;
+  currentPassword: string;
+  log: Log;
+}
+
 export async function changeEmail(
   ctx: AppContext,
-  request: FastifyRequest,
-  actor: SessionUser,
-  id: number,
-  email: string,
-  currentPassword: string,
+  { actor, id, email, currentPassword, log }: ChangeEmailInput,
 ): Promise<NotificationPayload> {
-  await auth.reauthenticate(ctx, actor, currentPassword);
+  await identity.reauthenticate(ctx, actor, currentPassword);
   const account = await liveAccount(ctx, id);
-  if (account.email.toLowerCase() === email)
-    throw ValidationError.field('email', 'This is already the email address of the account.');
-  if (await auth.isEmailTaken(ctx, email, id))
-    throw ValidationError.field('email', 'This email address is already registered.');
-  await auth.sendEmailChangeLink(ctx, request.log, account, email);
-  return notification(`We sent a link to ${email}. The address of the account changes when the link is opened.`, {
-    icon: 'info',
-  });
+  if (account.email.toLowerCase() === email) throw ValidationError.field('email', msg('account.sameEmail'));
+  if (await identity.isEmailTaken(ctx, email, id)) throw ValidationError.field('email', msg('auth.emailTaken'));
+  await verification.sendEmailChangeLink(ctx, log, account, email);
+  return notification(msg('account.emailLinkSent', { email }), { icon: 'info' });
 }
 
 export async function changeMobile(ctx: AppContext, id: number, mobile: string): Promise<NotificationPayload> {
   await liveAccount(ctx, id);
-  const { path } = await auth.requestMobilePin(ctx, id, mobile);
-  return notification(`We sent a 6-digit code to ${mobile}. Enter it to confirm the number.`, { icon: 'info', path });
+  const { path } = await verification.requestMobilePin(ctx, id, mobile);
+  return notification(msg('account.pinSent', { mobile }), { icon: 'info', path });
 }
 
 export async function changePassword(
   ctx: AppContext,
-  request: FastifyRequest,
-  actor: SessionUser,
-  id: number,
-  currentPassword: string,
-  password: string,
+  input: { actor: SessionUser; id: number; currentPassword: string; password: string; log: Log },
 ): Promise<NotificationPayload> {
-  return auth.changePassword(ctx, request, actor, id, currentPassword, password);
+  const { id, ...rest } = input;
+  return recovery.changePassword(ctx, { ...rest, targetId: id });
 }
 
 export async function changeUsername(
@@ -82,14 +87,17 @@ export async function changeUsername(
   username: string,
 ): Promise<NotificationPayload> {
   const account = await liveAccount(ctx, id);
-  if (account.username === username) return notification('The username is unchanged.', { icon: 'info' });
-  if (await auth.isUsernameTaken(ctx, username, id))
-    throw ValidationError.field('username', 'This username is already taken.');
+  if (account.username === username) return notification(msg('account.usernameUnchanged'), { icon: 'info' });
+  if (await identity.isUsernameTaken(ctx, username, id))
+    throw ValidationError.field('username', msg('auth.usernameTaken'));
   await ctx.db.transaction(async (tx) => {
     await repo.updateUsername(tx, id, username);
-    await auth.audit(tx, actor.id, 'account.username_changed', id, { from: account.username, to: username });
+    await identity.recordAccountEvent(tx, actor.id, 'account.username_changed', id, {
+      from: account.username,
+      to: username,
+    });
   });
-  return notification('Your username has been changed.', { icon: 'success' });
+  return notification(msg('account.usernameChanged'), { icon: 'success' });
 }
 
 /** The language switcher's choice, kept on the account for the next visit and for emails. */
@@ -103,30 +111,34 @@ export async function changeLanguage(
   return { data: { language } };
 }
 
+export interface DeleteAccountInput {
+  actor: SessionUser;
+  id: number;
+  currentPassword: string;
+  log: Log;
+}
+
+/** The answer, and whether the actor deleted its own account (then the route clears its cookies). */
 export async function deleteAccount(
   ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  actor: SessionUser,
-  id: number,
-  currentPassword: string,
-): Promise<NotificationPayload> {
-  await auth.reauthenticate(ctx, actor, currentPassword);
+  { actor, id, currentPassword, log }: DeleteAccountInput,
+): Promise<{ answer: NotificationPayload; signedOut: boolean }> {
+  await identity.reauthenticate(ctx, actor, currentPassword);
   const account = await liveAccount(ctx, id);
   const now = ctx.now();
   const purgeAfter = new Date(now.getTime() + ACCOUNT_PURGE_DAYS * 86_400_000);
   await ctx.db.transaction(async (tx) => {
     await repo.markDeleted(tx, id, now, purgeAfter);
-    await auth.endAllSessions(tx, id);
-    await auth.audit(tx, actor.id, 'account.deleted', id, { purge_after: purgeAfter.toISOString() });
+    await endAllSessions(tx, id);
+    await identity.recordAccountEvent(tx, actor.id, 'account.deleted', id, { purge_after: purgeAfter.toISOString() });
   });
-  if (actor.id === id) auth.clearSessionCookies(reply, ctx);
-  await auth.notifyAccountDeleted(ctx, request.log, account);
-  return notification(
-    `The account is deleted and its profile hidden. All its data will be removed within ${ACCOUNT_PURGE_DAYS} days.`,
-    {
+  await identity.notifyAccountDeleted(ctx, log, account);
+  const signedOut = actor.id === id;
+  return {
+    answer: notification(msg('account.deleted', { days: ACCOUNT_PURGE_DAYS }), {
       icon: 'success',
-      path: actor.id === id ? '/' : `/admin/users`,
-    },
-  );
+      path: signedOut ? '/' : `/admin/users`,
+    }),
+    signedOut,
+  };
 }

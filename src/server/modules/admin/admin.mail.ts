@@ -8,7 +8,7 @@ import type { Tx } from '../../db/client';
 import { enqueue, type JobHandler } from '../../lib/jobs';
 import { translateKey } from '../../lib/message-i18n';
 import { getAccount } from '../account/account.service';
-import { currentUser } from '../auth/auth.service';
+import { currentUser } from '../auth/identity.service';
 import { publicBase } from '../auth/emails';
 import { addNotice } from '../notices/notices.service';
 

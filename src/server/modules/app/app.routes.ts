@@ -7,7 +7,7 @@ import { AppConfig, PingResponse } from '#shared/schemas/app.ts';
 import { CurrentUser } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
-import * as auth from '../auth/auth.service';
+import * as auth from '../auth/identity.service';
 import { signedIn } from '../auth/guards';
 
 export const appRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {

@@ -1,95 +1,157 @@
 // POST /api/auth/* (spec section 7), POST /api/recover, and the linked-accounts list.
-// Guards run in onRequest, before the body is validated (see guards.ts).
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// Guards run in onRequest, before the body is validated (see guards.ts). The routes read the caller
+// (address, user agent, cookies, language) and set or clear the cookies; the services know no HTTP.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  AUTH_ERRORS,
   ConnectBody,
   ForgotPasswordBody,
+  LinksResponse,
   LoginBody,
+  LogoutResponse,
+  NotificationResponse,
   RecoverBody,
+  RecoverResponse,
   RegisterBody,
   ResetPasswordBody,
+  SessionResponse,
   SetNewPasswordBody,
   SwitchBody,
   VerifyBody,
 } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
+import { callLanguage } from '../../lib/message-i18n';
 import { requireUser } from '../../plugins/session';
-import * as service from './auth.service';
+import { clientOf, sent } from './answers';
+import { clearSessionCookies, setKnownDevices, setSessionCookies } from './cookies';
 import { sameOriginJson, signedIn } from './guards';
-import { type ClientInfo, KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_PATH, KNOWN_DEVICE_TTL_MS } from './known-devices';
-import { cookieBase } from './sessions';
+import * as identity from './identity.service';
+import * as links from './linked-accounts.service';
+import * as recovery from './recovery.service';
+import * as verification from './verification.service';
 
-/** The caller as the services see it: its address and its known-device cookie (0806). */
-const clientOf = (req: FastifyRequest): ClientInfo => ({
-  address: req.ip || 'unknown',
-  knownDevices: req.cookies[KNOWN_DEVICE_COOKIE],
-});
-
-function setKnownDevices(reply: FastifyReply, ctx: AppContext, value: string) {
-  void reply.setCookie(KNOWN_DEVICE_COOKIE, value, {
-    ...cookieBase(ctx),
-    path: KNOWN_DEVICE_PATH,
-    httpOnly: true,
-    maxAge: Math.floor(KNOWN_DEVICE_TTL_MS / 1000),
-  });
-}
+const answers = <T>(ok: T) => ({ 200: ok, ...AUTH_ERRORS });
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') await sameOriginJson(request, reply);
   });
 
-  app.post('/auth/register', { schema: { body: RegisterBody } }, async (req, reply) => {
-    const { answer, knownDevices } = await service.register(ctx, req, reply, clientOf(req), req.body);
+  app.post(
+    '/auth/register',
+    { schema: { body: RegisterBody, response: answers(SessionResponse) } },
+    async (req, reply) => {
+      const { answer, session, knownDevices } = await identity.register(ctx, {
+        body: req.body,
+        client: clientOf(req),
+        language: callLanguage(req),
+        log: req.log,
+      });
+      setSessionCookies(reply, ctx, session);
+      setKnownDevices(reply, ctx, knownDevices);
+      return answer;
+    },
+  );
+
+  app.post('/auth/login', { schema: { body: LoginBody, response: answers(SessionResponse) } }, async (req, reply) => {
+    const { answer, session, knownDevices } = await identity.login(ctx, {
+      login: req.body.login,
+      password: req.body.password,
+      client: clientOf(req),
+      previousSessionId: req.user?.sessionId,
+    });
+    setSessionCookies(reply, ctx, session);
     setKnownDevices(reply, ctx, knownDevices);
     return answer;
   });
 
-  app.post('/auth/login', { schema: { body: LoginBody } }, async (req, reply) => {
-    const { answer, knownDevices } = await service.login(ctx, req, reply, clientOf(req), req.body);
-    setKnownDevices(reply, ctx, knownDevices);
+  app.post('/auth/logout', { schema: { response: answers(LogoutResponse) } }, async (req, reply) => {
+    const answer = await identity.logout(ctx, req.user?.sessionId);
+    clearSessionCookies(reply, ctx);
     return answer;
   });
 
-  app.post('/auth/logout', async (req, reply) => service.logout(ctx, req, reply));
-
-  app.post('/auth/verify', { schema: { body: VerifyBody } }, async (req) =>
-    req.body.type === 'email'
-      ? service.verifyEmailLink(ctx, req.log, req.body.target, req.user)
-      : service.verifyPin(ctx, req, req.body.target, req.body.pin),
+  app.post('/auth/verify', { schema: { body: VerifyBody, response: answers(NotificationResponse) } }, async (req) =>
+    sent(
+      req.body.type === 'email'
+        ? await verification.verifyEmailLink(ctx, req.log, req.body.target, req.user)
+        : await verification.verifyPin(ctx, {
+            actor: requireUser(req),
+            address: clientOf(req).address,
+            target: req.body.target,
+            pin: req.body.pin,
+            log: req.log,
+          }),
+    ),
   );
 
-  app.post('/auth/resendVerification', { onRequest: signedIn }, async (req) => service.resendVerification(ctx, req));
-
-  app.post('/auth/forgotPassword', { schema: { body: ForgotPasswordBody } }, async (req) =>
-    service.forgotPassword(ctx, req, req.body.email),
+  app.post(
+    '/auth/resendVerification',
+    { onRequest: signedIn, schema: { response: answers(NotificationResponse) } },
+    async (req) => sent(await verification.resendVerification(ctx, requireUser(req), req.log)),
   );
 
-  app.post('/recover', { schema: { body: RecoverBody } }, async (req) =>
-    service.checkRecoverLink(ctx, req.body.id, req.body.hash),
+  app.post(
+    '/auth/forgotPassword',
+    { schema: { body: ForgotPasswordBody, response: answers(NotificationResponse) } },
+    async (req) =>
+      sent(await recovery.forgotPassword(ctx, { email: req.body.email, address: clientOf(req).address, log: req.log })),
   );
 
-  app.post('/auth/resetPassword', { schema: { body: ResetPasswordBody } }, async (req) =>
-    service.resetPassword(ctx, req, req.body.id, req.body.hash, req.body.password),
+  app.post('/recover', { schema: { body: RecoverBody, response: answers(RecoverResponse) } }, async (req) =>
+    recovery.checkRecoverLink(ctx, req.body.id, req.body.hash),
   );
 
-  app.post('/auth/setNewPassword', { onRequest: signedIn, schema: { body: SetNewPasswordBody } }, async (req) => {
-    const user = requireUser(req);
-    return service.changePassword(ctx, req, user, user.id, req.body.current_password, req.body.password);
-  });
-
-  app.post('/auth/connect', { onRequest: signedIn, schema: { body: ConnectBody } }, async (req) =>
-    service.connect(ctx, req, clientOf(req), req.body),
+  app.post(
+    '/auth/resetPassword',
+    { schema: { body: ResetPasswordBody, response: answers(NotificationResponse) } },
+    async (req) => sent(await recovery.resetPassword(ctx, { ...req.body, log: req.log })),
   );
 
-  app.post('/auth/switch', { onRequest: signedIn, schema: { body: SwitchBody } }, async (req, reply) =>
-    service.switchAccount(ctx, req, reply, req.body.user_id),
+  app.post(
+    '/auth/setNewPassword',
+    { onRequest: signedIn, schema: { body: SetNewPasswordBody, response: answers(NotificationResponse) } },
+    async (req) => {
+      const actor = requireUser(req);
+      return sent(
+        await recovery.changePassword(ctx, {
+          actor,
+          targetId: actor.id,
+          currentPassword: req.body.current_password,
+          password: req.body.password,
+          log: req.log,
+        }),
+      );
+    },
   );
 
-  app.post('/auth/unlink', { onRequest: signedIn, schema: { body: SwitchBody } }, async (req) =>
-    service.unlink(ctx, req, req.body.user_id),
+  app.post(
+    '/auth/connect',
+    { onRequest: signedIn, schema: { body: ConnectBody, response: answers(LinksResponse) } },
+    async (req) => links.connect(ctx, { actor: requireUser(req), client: clientOf(req), ...req.body }),
   );
 
-  app.get('/auth/links', { onRequest: signedIn }, async (req) => service.listLinks(ctx, requireUser(req).id));
+  app.post(
+    '/auth/switch',
+    { onRequest: signedIn, schema: { body: SwitchBody, response: answers(SessionResponse) } },
+    async (req, reply) => {
+      const { answer, session } = await links.switchAccount(ctx, {
+        actor: requireUser(req),
+        client: clientOf(req),
+        targetId: req.body.user_id,
+      });
+      setSessionCookies(reply, ctx, session);
+      return answer;
+    },
+  );
+
+  app.post(
+    '/auth/unlink',
+    { onRequest: signedIn, schema: { body: SwitchBody, response: answers(LinksResponse) } },
+    async (req) => links.unlink(ctx, requireUser(req), req.body.user_id),
+  );
+
+  app.get('/auth/links', { onRequest: signedIn, schema: { response: answers(LinksResponse) } }, async (req) =>
+    links.listLinks(ctx, requireUser(req).id),
+  );
 };

@@ -9,7 +9,7 @@ import { hashPassword } from '../../lib/password';
 import { hashToken } from '../../plugins/session';
 import { createAdvertiser, seedGeo, sessionFromResponse, signIn } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
-import { cleanupAuthData } from './auth.service';
+import { cleanupAuthData } from './session.service';
 import { commonPasswordCount } from './password-policy';
 import { linkIn, startTestSmtp, type TestSmtp } from './test-smtp';
 
@@ -736,5 +736,54 @@ describe('cleanupAuthData', () => {
     const { id: fresh } = await register();
     await cleanupAuthData(t.ctx);
     expect(await t.ctx.db.select().from(sessions).where(eq(sessions.accountId, fresh))).toHaveLength(1);
+  });
+});
+
+describe('declared answers (issue 7, item 3)', () => {
+  interface Operation {
+    responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  }
+
+  it('every auth and account call names its answer per status in /api/docs.json', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs.json' })).json<{
+      paths: Record<string, Record<string, Operation>>;
+    }>();
+    const ours = Object.entries(doc.paths).filter(([p]) => /^\/api\/(auth\/|recover$|account\/)/.test(p));
+    expect(ours.length).toBeGreaterThanOrEqual(15);
+    const undeclared: string[] = [];
+    for (const [p, methods] of ours)
+      for (const [method, op] of Object.entries(methods))
+        for (const status of ['200', '401', '403', '422', '429'])
+          if (!op.responses?.[status]?.content?.['application/json']?.schema)
+            undeclared.push(`${method} ${p} ${status}`);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('sends the columns the schema names and nothing else, and keyed messages in the page language', async () => {
+    const { id, session } = await register();
+    const res = await t.app.inject({ method: 'GET', url: `/api/account/${id}`, ...session });
+    expect(Object.keys(res.json().data).sort()).toEqual(
+      [
+        'user_id',
+        'email',
+        'email_verified',
+        'pending_email',
+        'mobile',
+        'mobile_verified',
+        'pending_mobile',
+        'username',
+        'role',
+        'created_at',
+      ].sort(),
+    );
+    const wrong = await post(
+      '/api/auth/login',
+      { login: 'nobody@example.test', password: 'wrong password here' },
+      { remoteAddress: addr(), headers: { 'x-language': 'es' } },
+    );
+    expect(wrong.json()).toEqual({
+      message: 'Por favor, revisa lo que has introducido.',
+      errors: { login: ['Estos datos de acceso no coinciden con nuestros registros.'] },
+    });
   });
 });

@@ -100,8 +100,11 @@ export const mails = {
   },
 };
 
+/** Where a mail that cannot leave is reported: a request's logger, the app's, or a script's stand-in. */
+export type Log = Pick<FastifyBaseLogger, 'error'>;
+
 /** Sends without failing the request: a mail that cannot leave is logged, and the user can ask again. */
-export async function deliver(ctx: AppContext, log: FastifyBaseLogger, mail: MailMessage): Promise<void> {
+export async function deliver(ctx: AppContext, log: Log, mail: MailMessage): Promise<void> {
   try {
     await ctx.mailer.send(mail);
   } catch (err) {

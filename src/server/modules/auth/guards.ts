@@ -3,6 +3,7 @@
 // `{ onRequest: signedIn }`, `{ onRequest: ownerOf('id') }`, `{ onRequest: adminOnly }`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ID } from '#shared/api/fields.ts';
+import { msg } from '#shared/api/messages.ts';
 import { AppError, notFound } from '../../lib/errors';
 import { refuseCrossSite } from '../../plugins/same-origin';
 import { requireAdmin, requireOwner, requireUser } from '../../plugins/session';
@@ -41,4 +42,4 @@ export async function sameOriginJson(request: FastifyRequest, _reply: FastifyRep
   }
 }
 
-const unsupportedType = () => new AppError(415, 'unsupported_media_type', 'Unsupported content type.');
+const unsupportedType = () => new AppError(415, 'unsupported_media_type', msg('auth.unsupportedType'));

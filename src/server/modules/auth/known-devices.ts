@@ -21,6 +21,8 @@ const MAX_ENTRIES = 5;
 /** What the services need to know about the caller, without Fastify objects. */
 export interface ClientInfo {
   address: string;
+  /** Kept with a new session (the first 300 characters). */
+  userAgent?: string;
   /** The `kd` cookie as the browser sent it. */
   knownDevices?: string;
 }

@@ -3,6 +3,7 @@
 // in process or in Redis) and the attempt goes ahead only when the new count is within the limit.
 // A failed check refunds nothing. Reading the count first and adding to it after the check would let
 // simultaneous guesses all pass one stale count (issue 8, docs/decisions/0800).
+import { msg } from '#shared/api/messages.ts';
 import type { AppContext } from '../../context';
 import { tooManyRequests } from '../../lib/errors';
 
@@ -62,8 +63,5 @@ export async function resetLimit(ctx: AppContext, limit: Limit, subject: string 
 
 function rateLimited(resetInMs: number) {
   const minutes = Math.max(1, Math.ceil(resetInMs / MIN));
-  return tooManyRequests(
-    `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    Math.max(1, Math.ceil(resetInMs / 1000)),
-  );
+  return tooManyRequests(msg('auth.tooManyAttemptsIn', { count: minutes }), Math.max(1, Math.ceil(resetInMs / 1000)));
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core';
 import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
 import * as zxcvbnEn from '@zxcvbn-ts/language-en';
+import { type Message, msg } from '#shared/api/messages.ts';
 
 const LIST_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'common-passwords.txt');
 
@@ -40,8 +41,8 @@ let estimator: ZxcvbnFactory | undefined;
  * bench/password-strength.bench.ts is tens of milliseconds.
  */
 function strengthEstimator(): ZxcvbnFactory {
-  // No translations: feedback comes back as zxcvbn's keys, which REASONS below turns into our sentences
-  // (translated like every other server message in src/server/lib/messages).
+  // No translations: feedback comes back as zxcvbn's keys, which REASONS below turns into our reasons
+  // (keys of the messages catalogue, src/shared/i18n/<lang>/messages.json).
   estimator ??= new ZxcvbnFactory({
     dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEn.dictionary },
     graphs: zxcvbnCommon.adjacencyGraphs,
@@ -51,19 +52,14 @@ function strengthEstimator(): ZxcvbnFactory {
   return estimator;
 }
 
-export const PASSWORD_MESSAGES = {
-  common: 'This password is too common. Please choose another one.',
-  personal: 'The password may not be your username or email address.',
-  repeats: 'This password repeats characters or words. Please choose one that is harder to guess.',
-  sequence:
-    'This password follows a keyboard pattern or a sequence such as abc or 123. Please choose one that is harder to guess.',
-  dates: 'Years and dates are easy to guess. Please choose a password without them, or add more words.',
-  words: 'A single word or name is easy to guess. Please add more words that are less common.',
-  weak: 'This password is too easy to guess. Please make it longer, for example with a few words that are less common.',
-} as const;
+/** Why a password is refused: each a key `auth.password.<reason>` of the messages catalogue. */
+export const PASSWORD_REASONS = ['common', 'personal', 'repeats', 'sequence', 'dates', 'words', 'weak'] as const;
+export type PasswordReason = (typeof PASSWORD_REASONS)[number];
+
+const refused = (reason: PasswordReason): Message => msg(`auth.password.${reason}`);
 
 /** zxcvbn's warning keys (core 4.x, Feedback.mjs) grouped under our reasons; anything else is `weak`. */
-const REASONS: Record<string, keyof typeof PASSWORD_MESSAGES> = {
+const REASONS: Record<string, PasswordReason> = {
   topTen: 'common',
   topHundred: 'common',
   common: 'common',
@@ -87,15 +83,15 @@ export function passwordStrength(password: string, userInputs: string[] = []): Z
 }
 
 /** The reason a new password is refused, or null when it is acceptable. */
-export function passwordProblem(password: string, context: { username?: string; email?: string } = {}): string | null {
+export function passwordProblem(password: string, context: { username?: string; email?: string } = {}): Message | null {
   const lower = password.toLowerCase();
-  if (commonPasswords().has(lower)) return PASSWORD_MESSAGES.common;
+  if (commonPasswords().has(lower)) return refused('common');
   const names = [context.username, context.email, context.email?.split('@')[0]].filter(
     (n): n is string => !!n && n.length >= 3,
   );
-  if (names.some((n) => lower === n.toLowerCase())) return PASSWORD_MESSAGES.personal;
+  if (names.some((n) => lower === n.toLowerCase())) return refused('personal');
   const result = passwordStrength(password, names);
   if (result.score >= MIN_STRENGTH_SCORE) return null;
   const warning = result.feedback.warning;
-  return PASSWORD_MESSAGES[(warning && REASONS[warning]) || 'weak'];
+  return refused((warning && REASONS[warning]) || 'weak');
 }

@@ -5,7 +5,7 @@ import { LANGUAGES, type Language } from '#shared/constants.ts';
 import type { AppContext } from '../../context';
 import { translateKey } from '../../lib/message-i18n';
 import { getAccount } from '../account/account.service';
-import { currentUser } from '../auth/auth.service';
+import { currentUser } from '../auth/identity.service';
 import { publicBase } from '../auth/emails';
 
 export async function sendFailedMail(ctx: AppContext, payload: Record<string, unknown>) {

@@ -7,7 +7,7 @@ import type { HelpContactBody } from '#shared/schemas/help.ts';
 import type { AppContext } from '../../context';
 import { enqueue } from '../../lib/jobs';
 import { translateKey } from '../../lib/message-i18n';
-import { adminContacts } from '../auth/auth.service';
+import { adminContacts } from '../auth/identity.service';
 import { publicBase } from '../auth/emails';
 import { storeHelpMessage } from '../directory/directory.service';
 

@@ -1,0 +1,58 @@
+// Linked accounts: connect another account by its login and password, list, unlink, and switch the
+// session to a linked one without a password. The switch returns the new session; the route sets it.
+import { msg } from '#shared/api/messages.ts';
+import type { LinksResponse } from '#shared/schemas/auth.ts';
+import type { AppContext } from '../../context';
+import { forbidden, ValidationError } from '../../lib/errors';
+import type { SessionUser } from '../../plugins/session';
+import * as repo from './auth.repo';
+import { checkCredentials, sessionAnswer, type SignedIn } from './identity.service';
+import type { ClientInfo } from './known-devices';
+import { endSession, startSession } from './session.service';
+
+export async function listLinks(ctx: AppContext, accountId: number): Promise<LinksResponse> {
+  const rows = await repo.listLinks(ctx.db, accountId);
+  return { data: rows.map((r) => ({ user_id: r.userId, username: r.username, screen_name: r.screenName ?? null })) };
+}
+
+export interface ConnectInput {
+  actor: SessionUser;
+  client: ClientInfo;
+  login: string;
+  password: string;
+}
+
+export async function connect(
+  ctx: AppContext,
+  { actor, client, login, password }: ConnectInput,
+): Promise<LinksResponse> {
+  const other = await checkCredentials(ctx, client, login, password);
+  if (other.id === actor.id) throw ValidationError.field('login', msg('auth.connectSelf'));
+  await ctx.db.transaction(async (tx) => {
+    await repo.linkBothWays(tx, actor.id, other.id);
+    await repo.audit(tx, actor.id, 'account.linked', other.id);
+  });
+  return listLinks(ctx, actor.id);
+}
+
+export async function unlink(ctx: AppContext, actor: SessionUser, otherId: number): Promise<LinksResponse> {
+  await repo.unlinkBothWays(ctx.db, actor.id, otherId);
+  return listLinks(ctx, actor.id);
+}
+
+/** The actor's session ends and one of the linked account starts; no known-device cookie changes. */
+export async function switchAccount(
+  ctx: AppContext,
+  { actor, client, targetId }: { actor: SessionUser; client: ClientInfo; targetId: number },
+): Promise<Omit<SignedIn, 'knownDevices'>> {
+  if (!(await repo.isLinked(ctx.db, actor.id, targetId))) throw forbidden(msg('auth.switchNotLinked'));
+  const target = await repo.findAccountById(ctx.db, targetId);
+  if (!target || target.status !== 'active') throw forbidden(msg('auth.switchUnusable'));
+  const session = await ctx.db.transaction(async (tx) => {
+    await endSession(tx, actor.sessionId);
+    const started = await startSession(ctx, target.id, client, tx);
+    await repo.audit(tx, actor.id, 'account.switched', target.id);
+    return started;
+  });
+  return { answer: await sessionAnswer(ctx, target.id), session };
+}
