@@ -27,7 +27,7 @@ export const periodicTasks: PeriodicTask[] = [
   { name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) },
   { name: 'clean up sessions and links', everyMs: 60 * 60 * 1000, run: (c) => cleanupAuthData(c, c.now()) },
   { name: 'refresh search words', everyMs: 10 * 60 * 1000, run: (c) => refreshSearchWords(c.db) },
-  { name: 'remove expired locations', everyMs: 5 * 60 * 1000, run: (c) => removeExpiredListings(c.db) },
+  { name: 'remove expired locations', everyMs: 5 * 60 * 1000, run: (c) => removeExpiredListings(c.db, c.now()) },
   { name: 'delete expired photo IDs', everyMs: 60 * 60 * 1000, run: (c) => deleteExpiredPhotoIds(c, c.now()) },
   // Also 2 s after start: what a crash left between a provider's answer and our ledger is settled.
   { name: 'settle open payments', everyMs: 60 * 1000, run: (c) => settleOpenPayments(c) },

@@ -54,7 +54,7 @@ export async function listComments(
 export async function postComment(ctx: AppContext, profileId: number, viewer: SessionUser, body: string) {
   const target = await visibleTarget(ctx, profileId, viewer);
   if (!target.comments_enabled) throw forbidden('Comments are turned off for this profile.');
-  const row = await repo.insertComment(ctx.db, profileId, viewer.id, body);
+  const row = await repo.insertComment(ctx.db, { profileId, authorId: viewer.id, body, now: ctx.now() });
   return { data: present(row, viewer) };
 }
 
@@ -63,6 +63,6 @@ export async function deleteComment(ctx: AppContext, commentId: number, viewer: 
   if (!comment) throw notFound('Comment not found.');
   if (!moderates(viewer, comment.profile_id))
     throw forbidden('Only the profile owner or an admin can delete this comment.');
-  if (!(await repo.deleteComment(ctx.db, commentId))) throw notFound('Comment not found.');
+  if (!(await repo.deleteComment(ctx.db, commentId, ctx.now()))) throw notFound('Comment not found.');
   return { data: { id: commentId, deleted: true as const } };
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, profiles } from '../../db/schema';
+import { accounts, comments, profiles } from '../../db/schema';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 
@@ -134,5 +134,24 @@ describe('comments', () => {
     for (let i = 0; i < 10; i++) expect((await post(target, { body: `hi ${i}` }, writer)).statusCode).toBe(200);
     const limited = await post(target, { body: 'one too many' }, writer);
     expect(limited.statusCode).toBe(429);
+  });
+
+  it('dates a comment and its deletion by the app clock', async () => {
+    const writer = await createSession(t.ctx, (await createAdvertiser(t.ctx, { screenName: 'Tina Time' })).account.id);
+    const realNow = t.ctx.now;
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 + 3_600_000 + 678);
+    t.ctx.now = () => at;
+    try {
+      const created = (await post(ids.owner, { body: 'an hour ahead' }, writer)).json().data;
+      expect(created.created_at).toBe(at.toISOString().replace('.678Z', 'Z'));
+      expect((await list(ids.owner)).json().data[0]).toMatchObject({ id: created.id, created_at: created.created_at });
+      const deletedAt = new Date(at.getTime() + 60_000);
+      t.ctx.now = () => deletedAt;
+      expect((await remove(created.id, as.owner)).statusCode).toBe(200);
+      const [row] = await t.ctx.db.select().from(comments).where(eq(comments.id, created.id));
+      expect(row.deletedAt).toEqual(deletedAt);
+    } finally {
+      t.ctx.now = realNow;
+    }
   });
 });

@@ -35,7 +35,7 @@ export function presentItem(row: ListingRow, media: MediaStore, position?: numbe
   const { on_tour, city, place } = itemLocation({ kind: row.kind, city: row.city, place: row.place });
   return {
     id: row.user_id,
-    name: row.screen_name,
+    name: row.screen_name ?? '',
     heading: row.heading,
     avatar: avatarPicture(row, media),
     verified: row.verification_status === 'verified',

@@ -1,238 +1,280 @@
 // SQL of the public directory. A listing is public when its profile is `listed` (complete, visible,
-// not flagged, account active) and it has not expired. Order: the ranking rule (#shared/ranking.ts).
-import { sql, type SQL } from 'drizzle-orm';
+// not flagged, account active) and it has not expired by the app's clock (`now`, the caller's ctx.now():
+// tests move it). Order: the ranking rule (#shared/ranking.ts). Queries use Drizzle's builder over the
+// tables aliased as the ranking clause names them (l, p, c, m); raw SQL is kept where the builder has no
+// word for it (docs/decisions/0915).
+import {
+  and,
+  asc,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  like,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import { alias, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Category } from '#shared/constants.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
+import { accounts, cities, countries, listings, media, profiles, profileStatsDaily } from '../../db/schema';
 import { rankingOrder } from '../listings/listings.service';
 
-export interface ListingRow {
-  listing_id: number;
-  user_id: number;
-  screen_name: string;
-  heading: string | null;
-  verification_status: string;
-  kind: 'home' | 'additional';
-  tour_from: string | null;
-  tour_until: string | null;
-  city: string;
-  place: string | null;
-  avatar_key: string | null;
-  avatar_variants: Record<string, string> | null;
-  avatar_width: number | null;
-  avatar_height: number | null;
-  avatar_placeholder: string | null;
+/** The directory's tables under the aliases its raw clauses (ranking order, nearby) use. */
+export const l = alias(listings, 'l');
+export const p = alias(profiles, 'p');
+export const c = alias(cities, 'c');
+export const m = alias(media, 'm');
+
+/** The avatar's columns the presenters need (media row left-joined as `m`). */
+export const avatarColumns = {
+  avatar_key: m.storageKey,
+  avatar_variants: m.variants,
+  avatar_width: m.width,
+  avatar_height: m.height,
+  avatar_placeholder: m.placeholder,
+};
+
+/** What a directory item shows of its profile (profile `p`, avatar `m`). */
+export const itemProfileColumns = {
+  user_id: p.userId,
+  screen_name: p.screenName,
+  heading: p.heading,
+  verification_status: p.verificationStatus,
+  place: p.place,
+  ...avatarColumns,
+};
+
+/** One directory item: a listing `l` of profile `p` in city `c`, avatar `m` (every list of listings). */
+export const listingColumns = {
+  listing_id: l.id,
+  kind: l.kind,
+  tour_from: l.tourFrom,
+  tour_until: l.tourUntil,
+  city: c.name,
+  ...itemProfileColumns,
+};
+
+/** listings `l` with their profile `p`, city `c` and the profile's avatar `m`: the rows of listingColumns. */
+export function selectListings<T extends SelectedFields = Record<never, never>>(db: Db | Tx, extra?: T) {
+  return db
+    .select({ ...listingColumns, ...(extra ?? ({} as T)) })
+    .from(l)
+    .innerJoin(p, eq(p.userId, l.profileId))
+    .innerJoin(c, eq(c.id, l.cityId))
+    .leftJoin(m, eq(m.id, p.avatarMediaId));
 }
 
-/** The avatar's columns the presenters need (media row joined as `m`). */
-const avatarColumns = sql`m.storage_key as avatar_key, m.variants as avatar_variants, m.width as avatar_width,
-  m.height as avatar_height, m.placeholder as avatar_placeholder`;
+/** A row of listingColumns; a list of profiles rather than listings (the feed) may not know the city. */
+export type ListingRow = Omit<Awaited<ReturnType<typeof findListings>>[number], 'city'> & { city: string | null };
 
-export function categoryCondition(category: Category): SQL {
+export function categoryCondition(category: Category): SQL | undefined {
   switch (category) {
     case 'female':
     case 'male':
     case 'trans':
-      return sql`p.gender = ${category}`;
+      return eq(p.gender, category);
     case 'dom':
-      return sql`p.dominatrix`;
+      return eq(p.dominatrix, true);
     default:
-      return sql`true`;
+      return undefined;
   }
 }
 
-const activeListing = sql`(l.expires_at is null or l.expires_at > now())`;
+/** Listing `l` has not expired at `now` (the app's clock). */
+export const activeAt = (now: Date) => or(isNull(l.expiresAt), gt(l.expiresAt, now));
 
 export interface ListingScope {
   countryCode: string;
   cityId?: number;
   category: Category;
+  /** The app's clock: listings that expired before it are not shown. */
+  now: Date;
 }
 
-function scopeWhere(scope: ListingScope): SQL {
+function scopeWhere(scope: ListingScope) {
   // A country page shows each profile once: through its country_primary listing.
-  const place = scope.cityId ? sql`l.city_id = ${scope.cityId}` : sql`l.country_primary`;
-  return sql`l.country_code = ${scope.countryCode} and ${place} and ${activeListing} and p.listed and ${categoryCondition(scope.category)}`;
+  return and(
+    eq(l.countryCode, scope.countryCode),
+    scope.cityId ? eq(l.cityId, scope.cityId) : eq(l.countryPrimary, true),
+    activeAt(scope.now),
+    eq(p.listed, true),
+    categoryCondition(scope.category),
+  );
 }
 
 export async function findListings(db: Db, scope: ListingScope, limit: number, offset: number) {
-  return queryRows<ListingRow>(
-    db,
-    sql`
-    select l.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, l.kind,
-           l.tour_from::text as tour_from, l.tour_until::text as tour_until, c.name as city, p.place,
-           ${avatarColumns}
-    from listings l
-    join profiles p on p.user_id = l.profile_id
-    join cities c on c.id = l.city_id
-    left join media m on m.id = p.avatar_media_id
-    where ${scopeWhere(scope)}
-    order by ${rankingOrder('l')}
-    limit ${limit} offset ${offset}`,
-  );
+  return selectListings(db).where(scopeWhere(scope)).orderBy(rankingOrder('l')).limit(limit).offset(offset);
 }
 
 export async function countListings(db: Db, scope: ListingScope): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from listings l join profiles p on p.user_id = l.profile_id
-        where ${scopeWhere(scope)}`,
-  );
-  return Number(row.n);
+  const [row] = await db
+    .select({ n: count() })
+    .from(l)
+    .innerJoin(p, eq(p.userId, l.profileId))
+    .where(scopeWhere(scope));
+  return row.n;
 }
 
 export async function findCountryBySlug(db: Db, slug: string) {
-  const [row] = await queryRows<{ code: string; slug: string; name: string }>(
-    db,
-    sql`select code, slug, name from countries where slug = ${slug}`,
-  );
+  const [row] = await db
+    .select({ code: countries.code, slug: countries.slug, name: countries.name })
+    .from(countries)
+    .where(eq(countries.slug, slug));
   return row ?? null;
 }
 
 export async function findCityBySlug(db: Db, countryCode: string, slug: string) {
-  const [row] = await queryRows<{ id: number; slug: string; name: string }>(
-    db,
-    sql`select id, slug, name from cities where country_code = ${countryCode} and slug = ${slug}`,
-  );
+  const [row] = await db
+    .select({ id: cities.id, slug: cities.slug, name: cities.name })
+    .from(cities)
+    .where(and(eq(cities.countryCode, countryCode), eq(cities.slug, slug)));
   return row ?? null;
 }
 
-export async function placesWithCounts(db: Db, countryCode: string, category: Category) {
-  return queryRows<{ slug: string; name: string; count: number }>(
-    db,
-    sql`
-    select c.slug, c.name, count(distinct l.profile_id)::int as count
-    from listings l join profiles p on p.user_id = l.profile_id join cities c on c.id = l.city_id
-    where l.country_code = ${countryCode} and ${activeListing} and p.listed and ${categoryCondition(category)}
-    group by c.id, c.slug, c.name
-    order by count desc, c.name
-    limit 200`,
-  );
+/** Public listings of the category at `now`, joined to their profile (`l`, `p`). */
+const publicListings = (category: Category, now: Date) =>
+  and(activeAt(now), eq(p.listed, true), categoryCondition(category));
+
+export async function placesWithCounts(db: Db, countryCode: string, category: Category, now: Date) {
+  const n = countDistinct(l.profileId);
+  return db
+    .select({ slug: c.slug, name: c.name, count: n })
+    .from(l)
+    .innerJoin(p, eq(p.userId, l.profileId))
+    .innerJoin(c, eq(c.id, l.cityId))
+    .where(and(eq(l.countryCode, countryCode), publicListings(category, now)))
+    .groupBy(c.id, c.slug, c.name)
+    .orderBy(desc(n), c.name)
+    .limit(200);
 }
 
-export async function categoryCounts(db: Db, countryCode: string, cityId?: number) {
-  const place = cityId ? sql`l.city_id = ${cityId}` : sql`true`;
-  const [row] = await queryRows<Record<Category, number>>(
-    db,
-    sql`
-    select count(distinct l.profile_id)::int as escorts,
-           count(distinct l.profile_id) filter (where p.gender = 'female')::int as female,
-           count(distinct l.profile_id) filter (where p.gender = 'male')::int as male,
-           count(distinct l.profile_id) filter (where p.gender = 'trans')::int as trans,
-           count(distinct l.profile_id) filter (where p.dominatrix)::int as dom
-    from listings l join profiles p on p.user_id = l.profile_id
-    where l.country_code = ${countryCode} and ${place} and ${activeListing} and p.listed`,
-  );
-  return row;
+/** count(distinct profile) of the listings matching `where` (FILTER: Drizzle has no word for it). */
+const profilesWhere = (where: SQL) =>
+  sql<number>`count(distinct ${l.profileId}) filter (where ${where})`.mapWith(Number);
+
+export async function categoryCounts(db: Db, countryCode: string, cityId: number | undefined, now: Date) {
+  const [row] = await db
+    .select({
+      escorts: countDistinct(l.profileId),
+      female: profilesWhere(eq(p.gender, 'female')),
+      male: profilesWhere(eq(p.gender, 'male')),
+      trans: profilesWhere(eq(p.gender, 'trans')),
+      dom: profilesWhere(eq(p.dominatrix, true)),
+    })
+    .from(l)
+    .innerJoin(p, eq(p.userId, l.profileId))
+    .where(
+      and(eq(l.countryCode, countryCode), cityId ? eq(l.cityId, cityId) : undefined, activeAt(now), eq(p.listed, true)),
+    );
+  return row satisfies Record<Category, number>;
 }
 
 /** Countries with at least one listed profile of the category, and how many (what its country page shows). */
-export async function countriesWithCounts(db: Db, category: Category) {
-  return queryRows<{ code: string; slug: string; name: string; count: number }>(
-    db,
-    sql`
-    select co.code, co.slug, co.name, count(distinct l.profile_id)::int as count
-    from listings l join profiles p on p.user_id = l.profile_id join countries co on co.code = l.country_code
-    where ${activeListing} and p.listed and ${categoryCondition(category)}
-    group by co.code, co.slug, co.name
-    order by co.name`,
-  );
+export async function countriesWithCounts(db: Db, category: Category, now: Date) {
+  return db
+    .select({ code: countries.code, slug: countries.slug, name: countries.name, count: countDistinct(l.profileId) })
+    .from(l)
+    .innerJoin(p, eq(p.userId, l.profileId))
+    .innerJoin(countries, eq(countries.code, l.countryCode))
+    .where(publicListings(category, now))
+    .groupBy(countries.code, countries.slug, countries.name)
+    .orderBy(countries.name);
 }
 
-export interface ProfileRow {
-  user_id: number;
-  screen_name: string | null;
-  heading: string | null;
-  about: string | null;
-  gender: string | null;
-  sexuality: string | null;
-  services: string[];
-  personality: string[];
-  languages: string[];
-  currency: string;
-  phone: string | null;
-  landmark: string | null;
-  place: string | null;
-  ad_status: string;
-  comments_enabled: boolean;
-  dominatrix: boolean;
-  links: Record<string, Record<string, string>>;
-  availability: Record<string, { from: string; until: string } | null>;
-  rates: { incall?: Record<string, number | null>; outcall?: Record<string, number | null> };
-  listed: boolean;
-  verification_status: string;
-  verified_at: Date | string | null;
-  views: number;
-  last_seen_at: Date | string | null;
-  city_id: number | null;
-  city_name: string | null;
-  city_slug: string | null;
-  country_name: string | null;
-  country_slug: string | null;
-  avatar_key: string | null;
-  avatar_variants: Record<string, string> | null;
-  avatar_width: number | null;
-  avatar_height: number | null;
-  avatar_placeholder: string | null;
-}
-
-export async function findProfile(db: Db, where: SQL): Promise<ProfileRow | null> {
-  const [row] = await queryRows<ProfileRow>(
-    db,
-    sql`
-    select p.user_id, p.screen_name, p.heading, p.about, p.gender, p.sexuality, p.services, p.personality,
-           p.languages, p.currency, p.phone, p.landmark, p.place, p.ad_status, p.comments_enabled, p.dominatrix,
-           p.links, p.availability, p.rates, p.listed, p.verification_status, p.verified_at, p.views,
-           a.last_seen_at, c.id as city_id, c.name as city_name, c.slug as city_slug,
-           co.name as country_name, co.slug as country_slug, ${avatarColumns}
-    from profiles p
-    join accounts a on a.id = p.user_id
-    left join cities c on c.id = p.city_id
-    left join countries co on co.code = c.country_code
-    left join media m on m.id = p.avatar_media_id
-    where ${where} and a.status <> 'deleted'
-    limit 1`,
-  );
+/** A profile by id or by screen name (any case), unless its account is deleted; listed or not. */
+export async function findProfile(db: Db, by: { id: number } | { name: string }) {
+  const co = countries;
+  const [row] = await db
+    .select({
+      user_id: p.userId,
+      screen_name: p.screenName,
+      heading: p.heading,
+      about: p.about,
+      gender: p.gender,
+      sexuality: p.sexuality,
+      services: p.services,
+      personality: p.personality,
+      languages: p.languages,
+      currency: p.currency,
+      phone: p.phone,
+      landmark: p.landmark,
+      place: p.place,
+      ad_status: p.adStatus,
+      comments_enabled: p.commentsEnabled,
+      dominatrix: p.dominatrix,
+      links: p.links,
+      availability: p.availability,
+      rates: p.rates,
+      listed: p.listed,
+      verification_status: p.verificationStatus,
+      verified_at: p.verifiedAt,
+      views: p.views,
+      last_seen_at: accounts.lastSeenAt,
+      city_id: c.id,
+      city_name: c.name,
+      city_slug: c.slug,
+      country_name: co.name,
+      country_slug: co.slug,
+      ...avatarColumns,
+    })
+    .from(p)
+    .innerJoin(accounts, eq(accounts.id, p.userId))
+    .leftJoin(c, eq(c.id, p.cityId))
+    .leftJoin(co, eq(co.code, c.countryCode))
+    .leftJoin(m, eq(m.id, p.avatarMediaId))
+    .where(
+      and(
+        'id' in by ? eq(p.userId, by.id) : sql`lower(${p.screenName}) = lower(${by.name})`,
+        ne(accounts.status, 'deleted'),
+      ),
+    )
+    .limit(1);
   return row ?? null;
 }
+
+export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfile>>>;
 
 /** What a cached profile answer takes fresh on every read (docs/decisions/0700). */
 export async function findProfileLive(db: Db, userId: number) {
-  const [row] = await queryRows<{ views: number; last_seen_at: Date | string | null }>(
-    db,
-    sql`select p.views, a.last_seen_at from profiles p join accounts a on a.id = p.user_id where p.user_id = ${userId}`,
-  );
+  const [row] = await db
+    .select({ views: p.views, last_seen_at: accounts.lastSeenAt })
+    .from(p)
+    .innerJoin(accounts, eq(accounts.id, p.userId))
+    .where(eq(p.userId, userId));
   return row ?? null;
 }
 
-export interface GalleryRow {
-  id: number;
-  type: string;
-  storage_key: string;
-  variants: Record<string, string>;
-  width: number | null;
-  height: number | null;
-  placeholder: string | null;
-}
-
 export async function findGallery(db: Db, userId: number) {
-  return queryRows<GalleryRow>(
-    db,
-    sql`
-    select id, type, storage_key, variants, width, height, placeholder from media
-    where user_id = ${userId} and status = 'approved' and type in ('gallery', 'video')
-    order by type, position, id`,
-  );
+  return db
+    .select({
+      id: media.id,
+      type: media.type,
+      storage_key: media.storageKey,
+      variants: media.variants,
+      width: media.width,
+      height: media.height,
+      placeholder: media.placeholder,
+    })
+    .from(media)
+    .where(and(eq(media.userId, userId), eq(media.status, 'approved'), inArray(media.type, ['gallery', 'video'])))
+    .orderBy(media.type, media.position, media.id);
 }
 
-export async function findTours(db: Db, userId: number) {
-  return queryRows<{ city: string; from: string | null; until: string | null }>(
-    db,
-    sql`
-    select c.name as city, l.tour_from::text as "from", l.tour_until::text as until
-    from listings l join cities c on c.id = l.city_id
-    where l.profile_id = ${userId} and l.kind = 'additional' and ${activeListing}
-    order by l.tour_from nulls last, l.id`,
-  );
+export type GalleryRow = Awaited<ReturnType<typeof findGallery>>[number];
+
+export async function findTours(db: Db, userId: number, now: Date) {
+  return db
+    .select({ city: c.name, from: l.tourFrom, until: l.tourUntil })
+    .from(l)
+    .innerJoin(c, eq(c.id, l.cityId))
+    .where(and(eq(l.profileId, userId), eq(l.kind, 'additional'), activeAt(now)))
+    .orderBy(asc(l.tourFrom), l.id);
 }
 
 // ---------------------------------------------------------------- search
@@ -245,28 +287,11 @@ export function searchTerms(folded: string): string[] {
 // Low enough for a swapped pair of letters in a short word ("lodnon" ~ "london" scores 0.27); only the
 // three nearest words are kept, so a low bar does not flood the results.
 const SIMILARITY = 0.25;
-const like = (t: string) => '%' + t.replace(/[\\%_]/g, '\\$&') + '%';
-
-const searchSelect = sql`
-  select l.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, l.kind,
-         null as tour_from, null as tour_until, c.name as city, p.place, ${avatarColumns}
-  from listings l
-  join profiles p on p.user_id = l.profile_id
-  join cities c on c.id = l.city_id
-  left join media m on m.id = p.avatar_media_id`;
+const likePattern = (t: string) => '%' + t.replace(/[\\%_]/g, '\\$&') + '%';
 
 /** Every group must match: one of its words is a substring of the folded search text. */
-function matchAll(groups: string[][]): SQL {
-  return sql.join(
-    groups.map(
-      (words) =>
-        sql`(${sql.join(
-          words.map((w) => sql`p.search_text like ${like(w)}`),
-          sql` or `,
-        )})`,
-    ),
-    sql` and `,
-  );
+function matchAll(groups: string[][]) {
+  return and(...groups.map((words) => or(...words.map((w) => like(p.searchText, likePattern(w))))));
 }
 
 /**
@@ -275,30 +300,29 @@ function matchAll(groups: string[][]): SQL {
  * word per group; the typo-tolerant pass gives each query word's corrections as its group.
  */
 export async function searchByWords(db: Db, groups: string[][], limit: number, offset: number) {
-  return queryRows<ListingRow>(
-    db,
-    sql`${searchSelect}
-    where l.kind = 'home' and p.listed and ${matchAll(groups)}
-    order by ${rankingOrder('l')}
-    limit ${limit} offset ${offset}`,
-  );
+  return selectListings(db)
+    .where(and(eq(l.kind, 'home'), eq(p.listed, true), matchAll(groups)))
+    .orderBy(rankingOrder('l'))
+    .limit(limit)
+    .offset(offset);
 }
 
 /** How many profiles searchByWords can reach with these groups (each profile once: its home listing). */
 export async function countByWords(db: Db, groups: string[][]) {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from listings l join profiles p on p.user_id = l.profile_id
-        where l.kind = 'home' and p.listed and ${matchAll(groups)}`,
-  );
-  return Number(row.n);
+  const [row] = await db
+    .select({ n: count() })
+    .from(l)
+    .innerJoin(p, eq(p.userId, l.profileId))
+    .where(and(eq(l.kind, 'home'), eq(p.listed, true), matchAll(groups)));
+  return row.n;
 }
 
 export async function hasMatch(db: Db, groups: string[][]) {
-  const rows = await queryRows<{ one: number }>(
-    db,
-    sql`select 1 as one from profiles p where p.listed and ${matchAll(groups)} limit 1`,
-  );
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(p)
+    .where(and(eq(p.listed, true), matchAll(groups)))
+    .limit(1);
   return rows.length > 0;
 }
 
@@ -339,33 +363,26 @@ export async function refreshSearchWords(db: Db) {
 
 // ---------------------------------------------------------------- nearby
 
-export interface CityWithListings {
-  city_id: number;
-  country_code: string;
-  lat: number;
-  lng: number;
-  /** Its public listings in the category. */
-  listings: number;
+/** Cities that have public listings in a category (the nearby search walks these, nearest first). */
+export async function citiesWithListings(db: Db, category: Category, now: Date) {
+  return db
+    .select({ city_id: l.cityId, country_code: l.countryCode, lat: c.lat, lng: c.lng, listings: count() })
+    .from(l)
+    .innerJoin(p, eq(p.userId, l.profileId))
+    .innerJoin(c, eq(c.id, l.cityId))
+    .where(publicListings(category, now))
+    .groupBy(l.cityId, l.countryCode, c.lat, c.lng);
 }
 
-/** Cities that have public listings in a category (the nearby search walks these, nearest first). */
-export async function citiesWithListings(db: Db, category: Category) {
-  return queryRows<CityWithListings>(
-    db,
-    sql`
-    select l.city_id, l.country_code, c.lat, c.lng, count(*)::int as listings
-    from listings l join profiles p on p.user_id = l.profile_id join cities c on c.id = l.city_id
-    where ${activeListing} and p.listed and ${categoryCondition(category)}
-    group by l.city_id, l.country_code, c.lat, c.lng`,
-  );
-}
+export type CityWithListings = Awaited<ReturnType<typeof citiesWithListings>>[number];
 
 /**
  * The first `perCity` listings of each city, in the cities' order and each city's directory order, as
  * ids only: one query, one short walk of the city rank index per city (issue 8: a deep nearby page
- * used to be one query per city). The page's rows are then read by `findListingsByIds`.
+ * used to be one query per city). The page's rows are then read by `findListingsByIds`. Raw SQL: a
+ * lateral join over `unnest ... with ordinality` (docs/decisions/0915).
  */
-export async function rankInCities(db: Db, cityIds: number[], category: Category, perCity: number) {
+export async function rankInCities(db: Db, cityIds: number[], category: Category, perCity: number, now: Date) {
   if (!cityIds.length) return [];
   const ids = sql.join(
     cityIds.map((id) => sql`${id}::int`),
@@ -378,7 +395,7 @@ export async function rankInCities(db: Db, cityIds: number[], category: Category
     cross join lateral (
       select l.id as listing_id, l.id, l.profile_id as user_id, l.bumped_at
       from listings l join profiles p on p.user_id = l.profile_id
-      where l.city_id = o.city_id and ${activeListing} and p.listed and ${categoryCondition(category)}
+      where l.city_id = o.city_id and ${publicListings(category, now)}
       order by ${rankingOrder('l')}
       limit ${perCity}
     ) x
@@ -386,25 +403,10 @@ export async function rankInCities(db: Db, cityIds: number[], category: Category
   );
 }
 
-/** Listings by id, in the order given (ids that are no longer public are left out). */
-export async function findListingsByIds(db: Db, listingIds: number[]): Promise<ListingRow[]> {
+/** Listings by id, in the order given (ids that are no longer public at `now` are left out). */
+export async function findListingsByIds(db: Db, listingIds: number[], now: Date): Promise<ListingRow[]> {
   if (!listingIds.length) return [];
-  const ids = sql.join(
-    listingIds.map((id) => sql`${id}::int`),
-    sql`, `,
-  );
-  const rows = await queryRows<ListingRow>(
-    db,
-    sql`
-    select l.id as listing_id, p.user_id, p.screen_name, p.heading, p.verification_status, l.kind,
-           l.tour_from::text as tour_from, l.tour_until::text as tour_until, c.name as city, p.place,
-           ${avatarColumns}
-    from listings l
-    join profiles p on p.user_id = l.profile_id
-    join cities c on c.id = l.city_id
-    left join media m on m.id = p.avatar_media_id
-    where l.id in (${ids}) and ${activeListing} and p.listed`,
-  );
+  const rows = await selectListings(db).where(and(inArray(l.id, listingIds), activeAt(now), eq(p.listed, true)));
   const byId = new Map(rows.map((r) => [r.listing_id, r]));
   return listingIds.flatMap((id) => byId.get(id) ?? []);
 }
@@ -416,35 +418,55 @@ export type StatColumn = 'impressions' | 'views' | 'phone_reveals';
 /** Adds to today's counter of each profile (only profiles that exist and are listed count). */
 export async function bumpDailyStat(db: Db, column: StatColumn, profileIds: number[], day: string) {
   if (!profileIds.length) return 0;
-  const col = sql.identifier(column);
-  const ids = sql.join(
-    profileIds.map((id) => sql`${id}::int`),
-    sql`, `,
-  );
-  const rows = await queryRows<{ profile_id: number }>(
-    db,
-    sql`
-    insert into profile_stats_daily (profile_id, day, ${col})
-    select p.user_id, ${day}::date, 1 from profiles p where p.user_id in (${ids}) and p.listed
-    on conflict (profile_id, day) do update set ${col} = profile_stats_daily.${col} + 1
-    returning profile_id`,
-  );
+  const one = (c: StatColumn) => (c === column ? sql<number>`1` : sql<number>`0`).as(c);
+  const counter = {
+    impressions: profileStatsDaily.impressions,
+    views: profileStatsDaily.views,
+    phone_reveals: profileStatsDaily.phoneReveals,
+  }[column];
+  const rows = await db
+    .insert(profileStatsDaily)
+    .select(
+      db
+        .select({
+          profileId: profiles.userId,
+          day: sql<string>`${day}::date`.as('day'),
+          impressions: one('impressions'),
+          views: one('views'),
+          phoneReveals: one('phone_reveals'),
+        })
+        .from(profiles)
+        .where(and(inArray(profiles.userId, profileIds), eq(profiles.listed, true))),
+    )
+    .onConflictDoUpdate({
+      target: [profileStatsDaily.profileId, profileStatsDaily.day],
+      set: { [counter.name === 'phone_reveals' ? 'phoneReveals' : counter.name]: sql`${counter} + 1` },
+    })
+    .returning({ profile_id: profileStatsDaily.profileId });
   return rows.length;
 }
 
 /** Whether a phone reveal names a profile that exists and is listed (a repeat is answered, not counted). */
 export async function isListedProfile(db: Db, profileId: number): Promise<boolean> {
-  const rows = await queryRows<{ one: number }>(
-    db,
-    sql`select 1 as one from profiles where user_id = ${profileId} and listed`,
-  );
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(profiles)
+    .where(and(eq(profiles.userId, profileId), eq(profiles.listed, true)));
   return rows.length > 0;
 }
 
 export async function incrementProfileViews(db: Db, profileId: number) {
-  await db.execute(sql`update profiles set views = views + 1 where user_id = ${profileId}`);
+  await db
+    .update(profiles)
+    .set({ views: sql`${profiles.views} + 1` })
+    .where(eq(profiles.userId, profileId));
 }
 
+/**
+ * Raw SQL (docs/decisions/0915): the row goes in only when the named profile exists, in one statement
+ * (a foreign-key error would abort the caller's transaction, and Drizzle's insert-select wants every
+ * column of the table).
+ */
 export async function insertFeedback(
   db: Db | Tx,
   f: {

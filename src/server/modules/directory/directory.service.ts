@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { notification } from '#shared/api/errors.ts';
 import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category } from '#shared/constants.ts';
 import type { z } from 'zod';
@@ -89,8 +88,8 @@ export async function getNavigation(ctx: AppContext, filter: DirectoryFilter, v?
 async function loadNavigation(ctx: AppContext, filter: DirectoryFilter, v: string): Promise<Navigation> {
   const { country, place } = await resolveScope(ctx, filter, v);
   const [places, counts] = await Promise.all([
-    repo.placesWithCounts(ctx.db, country.code, filter.category),
-    repo.categoryCounts(ctx.db, country.code, place?.id),
+    repo.placesWithCounts(ctx.db, country.code, filter.category, ctx.now()),
+    repo.categoryCounts(ctx.db, country.code, place?.id, ctx.now()),
   ]);
   return {
     category: filter.category,
@@ -110,7 +109,7 @@ export async function getDirectory(
 ): Promise<DirectoryPage> {
   v ??= await directoryVersion(ctx);
   const { country, place } = await resolveScope(ctx, filter, v);
-  const scope = { countryCode: country.code, cityId: place?.id, category: filter.category };
+  const scope = { countryCode: country.code, cityId: place?.id, category: filter.category, now: ctx.now() };
   const offset = (page - 1) * PAGE_SIZE;
   const key = `${v}|${scope.category}|${scope.countryCode}|${scope.cityId ?? ''}`;
   // One row beyond the page says whether there is another, whatever the (cached) total says.
@@ -124,7 +123,7 @@ export async function getDirectory(
 }
 
 export async function listCountries(ctx: AppContext, category: Category = 'escorts') {
-  return { data: await repo.countriesWithCounts(ctx.db, category) };
+  return { data: await repo.countriesWithCounts(ctx.db, category, ctx.now()) };
 }
 
 export async function getProfile(
@@ -134,14 +133,13 @@ export async function getProfile(
   /** A view is counted once per visitor and day (0808), and only when the route names the visitor. */
   opts: { countView?: boolean; visitor?: Visitor } = {},
 ): Promise<Profile> {
-  const where = 'id' in by ? sql`p.user_id = ${by.id}` : sql`lower(p.screen_name) = lower(${by.name})`;
-  const row = await repo.findProfile(ctx.db, where);
+  const row = await repo.findProfile(ctx.db, by);
   const canEdit = !!row && !!viewer && (viewer.id === row.user_id || viewer.role === 'admin');
   // Unlisted profiles (hidden, flagged, incomplete) exist only for their owner and admins.
   if (!row || (!row.listed && !canEdit)) throw notFound('Profile not found.');
   const [gallery, tours] = await Promise.all([
     repo.findGallery(ctx.db, row.user_id),
-    repo.findTours(ctx.db, row.user_id),
+    repo.findTours(ctx.db, row.user_id, ctx.now()),
   ]);
   // Views count visitors, not the owner looking at her own ad.
   if (!canEdit && opts.countView !== false && opts.visitor) await countProfileView(ctx, row.user_id, opts.visitor);
@@ -207,7 +205,9 @@ async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, pag
   // short queries at most (issue 8: walking city by city made a deep page one query per city, and with
   // no page limit a page deep enough walked every city).
   const cities = (
-    await cachesOf(ctx).nearbyCities.get(`${v}|${body.category}`, () => repo.citiesWithListings(ctx.db, body.category))
+    await cachesOf(ctx).nearbyCities.get(`${v}|${body.category}`, () =>
+      repo.citiesWithListings(ctx.db, body.category, ctx.now()),
+    )
   )
     .map((c) => ({ ...c, km: distanceKm(body.lat, body.lng, c.lat, c.lng) }))
     .sort((a, b) => a.km - b.km);
@@ -225,7 +225,7 @@ async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, pag
       batch.push(cities[next].city_id);
       room -= cities[next].listings;
     }
-    for (const r of await repo.rankInCities(ctx.db, batch, body.category, need)) {
+    for (const r of await repo.rankInCities(ctx.db, batch, body.category, need, ctx.now())) {
       if (seen.has(r.user_id)) continue;
       seen.add(r.user_id);
       ranked.push({ listing_id: r.listing_id, km: km.get(r.city_id) ?? 0 });
@@ -238,6 +238,7 @@ async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, pag
     await repo.findListingsByIds(
       ctx.db,
       onPage.map((r) => r.listing_id),
+      ctx.now(),
     )
   ).map((row) => ({
     ...presentItem(row, ctx.media),

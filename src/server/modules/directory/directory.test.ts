@@ -37,7 +37,7 @@ beforeAll(async () => {
     tourFrom: '2026-01-01',
     tourUntil: '2026-01-10',
   });
-  await refreshCountryPrimary(t.ctx.db);
+  await refreshCountryPrimary(t.ctx.db, t.ctx.now());
 });
 afterAll(() => t.close());
 
@@ -151,7 +151,7 @@ describe('getProfile', () => {
       .update(listings)
       .set({ expiresAt: minutesAgo(1) })
       .where(eq(listings.kind, 'additional'));
-    await refreshCountryPrimary(t.ctx.db);
+    await refreshCountryPrimary(t.ctx.db, t.ctx.now());
     const manchester = (await directory({ country: 'united-kingdom', place: 'manchester' })).json();
     expect(manchester.data.map((i: { id: number }) => i.id)).toEqual([ids.middle]);
   });

@@ -30,7 +30,7 @@ export async function feed(ctx: AppContext, kind: FeedKind, page: number): Promi
       at: iso(r.at),
     }));
   } else if (kind === 'tours') {
-    const rows = await repo.newestTours(ctx.db, limit, offset);
+    const rows = await repo.newestTours(ctx.db, limit, offset, ctx.now());
     entries = rows.map((r) => ({
       key: r.listing_id,
       profile: presentItem(r, ctx.media),

@@ -94,6 +94,40 @@ describe('GET /api/directory/feed/{kind}', () => {
     expect(tours.data[0].profile.on_tour).toBe(true);
   });
 
+  it('drops a tour once the app clock passes its end or its expiry (the database clock has not)', async () => {
+    const keys = async () =>
+      (await get('/api/directory/feed/tours')).json().data.map((e: { key: number }) => e.key) as number[];
+    const realNow = t.ctx.now;
+    const now = realNow();
+    const [dated] = await t.ctx.db
+      .insert(listings)
+      .values({
+        profileId: ids.plain,
+        cityId: MANCHESTER.id,
+        countryCode: MANCHESTER.countryCode,
+        kind: 'additional',
+        tourFrom: '2020-01-01',
+        tourUntil: new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10),
+      })
+      .returning();
+    await t.ctx.db
+      .update(listings)
+      .set({ expiresAt: new Date(now.getTime() + 3 * 86_400_000) })
+      .where(eq(listings.id, ids.tour));
+    try {
+      expect(await keys()).toEqual([dated.id, ids.tour]);
+      t.ctx.now = () => new Date(now.getTime() + 2 * 86_400_000);
+      expect(await keys()).toEqual([ids.tour]);
+      t.ctx.now = () => new Date(now.getTime() + 4 * 86_400_000);
+      expect(await keys()).toEqual([]);
+    } finally {
+      t.ctx.now = realNow;
+      await t.ctx.db.delete(listings).where(eq(listings.id, dated.id));
+      await t.ctx.db.update(listings).set({ expiresAt: null }).where(eq(listings.id, ids.tour));
+    }
+    expect(await keys()).toEqual([ids.tour]);
+  });
+
   it('answers 404 for an unknown list and 422 for a bad page, never 5xx', async () => {
     expect((await get('/api/directory/feed/videos')).statusCode).toBe(404);
     for (const url of ['/api/directory/feed/profiles?page=0', '/api/directory/feed/profiles?page=x']) {

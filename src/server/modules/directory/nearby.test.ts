@@ -28,7 +28,7 @@ beforeAll(async () => {
   const berlin: number[] = [];
   for (let i = 0; i < 2; i++)
     berlin.push((await createAdvertiser(t.ctx, { city: BERLIN, bumpedAt: at(200 + i) })).account.id);
-  await refreshCountryPrimary(t.ctx.db);
+  await refreshCountryPrimary(t.ctx.db, t.ctx.now());
   // From Manchester: its 50 by position, then London's own 3 (the touring 10 are nearer at home), then Berlin.
   expected.push(...manchester, ...london, ...berlin);
 });

@@ -1,10 +1,11 @@
 // Listings are where a profile appears: its home city and each additional location it bought. Their
 // order is the ranking rule of DESIGN.md, built from #shared/ranking.ts (the rule /what-you-get states). Every change of a listing
 // goes through here so `country_primary` (one entry per profile on a country page) stays right.
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import { rankedAbove, rankingOrderBy } from '#shared/ranking.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
-import { cities, listings, profiles } from '../../db/schema';
+import { cities, countries, listings, profiles } from '../../db/schema';
 
 /** ORDER BY of a list over listings aliased `alias`: the published ranking rule (directory lists use it). */
 export const rankingOrder = (alias: string) => sql.raw(rankingOrderBy(alias));
@@ -12,8 +13,13 @@ const RANK_L = rankingOrder('l');
 /** Listing `o` ranks above listing `h` (positions count these). */
 const O_ABOVE_H = sql.raw(rankedAbove('o', 'h'));
 
-/** Recomputes which listing of each profile stands for it on its country pages. */
-export async function refreshCountryPrimary(db: Db | Tx, profileIds?: number[]) {
+/**
+ * Recomputes which listing of each profile stands for it on its country pages, at `now` (the app's
+ * clock: a listing expired by it stands for nothing). Raw SQL: an update from a `distinct on` over the
+ * ranking clause (docs/decisions/0915).
+ */
+export async function refreshCountryPrimary(db: Db | Tx, now: Date, profileIds?: number[]) {
+  const at = sql`${now.toISOString()}::timestamptz`;
   if (profileIds && !profileIds.length) return;
   const only = profileIds
     ? sql`and l.profile_id in (${sql.join(
@@ -26,7 +32,7 @@ export async function refreshCountryPrimary(db: Db | Tx, profileIds?: number[]) 
     from (
       select distinct on (l.profile_id, l.country_code) l.profile_id, l.country_code, l.id
       from listings l
-      where (l.expires_at is null or l.expires_at > now()) ${only}
+      where (l.expires_at is null or l.expires_at > ${at}) ${only}
       order by l.profile_id, l.country_code, ${RANK_L}
     ) best
     where best.profile_id = l.profile_id and best.country_code = l.country_code ${only}
@@ -34,25 +40,23 @@ export async function refreshCountryPrimary(db: Db | Tx, profileIds?: number[]) 
   // Expired listings stand for nothing.
   await db.execute(sql`
     update listings l set country_primary = false
-    where l.expires_at is not null and l.expires_at <= now() and l.country_primary ${only}`);
+    where l.expires_at is not null and l.expires_at <= ${at} and l.country_primary ${only}`);
 }
 
 /** Standard top-up: every listing of the profile moves to position 1 of its place. */
 export async function bumpProfile(db: Db | Tx, profileId: number, at: Date) {
-  await db.execute(
-    sql`update listings set bumped_at = ${at.toISOString()}::timestamptz where profile_id = ${profileId}`,
-  );
-  await refreshCountryPrimary(db, [profileId]);
+  await db.update(listings).set({ bumpedAt: at }).where(eq(listings.profileId, profileId));
+  await refreshCountryPrimary(db, at, [profileId]);
 }
 
-/** Periodic task: drops additional locations whose 30 days are over. */
-export async function removeExpiredListings(db: Db) {
-  const rows = await queryRows<{ profile_id: number }>(
-    db,
-    sql`delete from listings where kind = 'additional' and expires_at <= now() returning profile_id`,
-  );
-  const ids = [...new Set(rows.map((r) => r.profile_id))];
-  await refreshCountryPrimary(db, ids);
+/** Periodic task: drops additional locations whose 30 days are over at `now` (the app's clock). */
+export async function removeExpiredListings(db: Db, now: Date) {
+  const rows = await db
+    .delete(listings)
+    .where(and(eq(listings.kind, 'additional'), lte(listings.expiresAt, now)))
+    .returning({ profileId: listings.profileId });
+  const ids = [...new Set(rows.map((r) => r.profileId))];
+  await refreshCountryPrimary(db, now, ids);
   return ids.length;
 }
 
@@ -144,7 +148,7 @@ export async function addAdditionalListing(
       expiresAt: new Date(now.getTime() + days * 86_400_000),
     });
   }
-  await refreshCountryPrimary(db, [profileId]);
+  await refreshCountryPrimary(db, now, [profileId]);
 }
 
 /** Screen names of profiles, for lists that name them (admin views of money and auto-topup). */
@@ -173,7 +177,7 @@ export async function setHomeListing(tx: Tx, profileId: number, cityId: number, 
   if (!moved.length) {
     await tx.insert(listings).values({ profileId, cityId, countryCode: city.countryCode, kind: 'home', bumpedAt: now });
   }
-  await refreshCountryPrimary(tx, [profileId]);
+  await refreshCountryPrimary(tx, now, [profileId]);
 }
 
 /** An additional location of the profile that is still running in `cityId`, if any. */
@@ -209,56 +213,45 @@ export interface ListingOfProfile {
   position: number | null;
 }
 
+const h = alias(listings, 'h');
+const o = alias(listings, 'o');
+const op = alias(profiles, 'op');
+const hp = alias(profiles, 'p');
+
 /** The profile's running listings (home first, then additional locations by end date), with their rank. */
 export async function listingsOf(db: Db | Tx, profileId: number, now: Date): Promise<ListingOfProfile[]> {
-  const at = now.toISOString();
-  const rows = await queryRows<{
-    id: number;
-    kind: 'home' | 'additional';
-    city_id: number;
-    city_name: string;
-    city_slug: string;
-    country_code: string;
-    country_name: string;
-    country_slug: string;
-    timezone: string;
-    tour_from: string | null;
-    tour_until: string | null;
-    expires_at: string | Date | null;
-    position: number | null;
-  }>(
-    db,
-    sql`
-    select h.id, h.kind, c.id as city_id, c.name as city_name, c.slug as city_slug, co.code as country_code,
-      co.name as country_name, co.slug as country_slug, c.timezone, h.tour_from::text as tour_from,
-      h.tour_until::text as tour_until, h.expires_at,
-      case when p.listed then (
-        select count(*)::int + 1 from listings o join profiles op on op.user_id = o.profile_id
-        where o.city_id = h.city_id and op.listed and (o.expires_at is null or o.expires_at > ${at}::timestamptz)
-          and ${O_ABOVE_H}
-      ) end as position
-    from listings h
-    join profiles p on p.user_id = h.profile_id
-    join cities c on c.id = h.city_id
-    join countries co on co.code = c.country_code
-    where h.profile_id = ${profileId} and (h.expires_at is null or h.expires_at > ${at}::timestamptz)
-    order by (h.kind = 'home') desc, h.expires_at, h.id`,
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    kind: r.kind,
-    cityId: r.city_id,
-    cityName: r.city_name,
-    citySlug: r.city_slug,
-    countryCode: r.country_code,
-    countryName: r.country_name,
-    countrySlug: r.country_slug,
-    timezone: r.timezone,
-    tourFrom: r.tour_from,
-    tourUntil: r.tour_until,
-    expiresAt: r.expires_at ? new Date(r.expires_at) : null,
-    position: r.position === null ? null : Number(r.position),
-  }));
+  const running = (expiresAt: PgColumn) => or(isNull(expiresAt), gt(expiresAt, now));
+  // Its rank among the city's public listings: the ranking clause, raw (docs/decisions/0915).
+  const rank = db
+    .select({ n: sql<number>`count(*)::int + 1` })
+    .from(o)
+    .innerJoin(op, eq(op.userId, o.profileId))
+    .where(and(eq(o.cityId, h.cityId), eq(op.listed, true), running(o.expiresAt), O_ABOVE_H));
+  const rows = await db
+    .select({
+      id: h.id,
+      kind: h.kind,
+      cityId: cities.id,
+      cityName: cities.name,
+      citySlug: cities.slug,
+      countryCode: countries.code,
+      countryName: countries.name,
+      countrySlug: countries.slug,
+      timezone: cities.timezone,
+      tourFrom: h.tourFrom,
+      tourUntil: h.tourUntil,
+      expiresAt: h.expiresAt,
+      position: sql<number | null>`case when ${hp.listed} then (${rank}) end`.mapWith((v) =>
+        v === null ? null : Number(v),
+      ),
+    })
+    .from(h)
+    .innerJoin(hp, eq(hp.userId, h.profileId))
+    .innerJoin(cities, eq(cities.id, h.cityId))
+    .innerJoin(countries, eq(countries.code, cities.countryCode))
+    .where(and(eq(h.profileId, profileId), running(h.expiresAt)))
+    .orderBy(desc(sql`${h.kind} = 'home'`), asc(h.expiresAt), h.id);
+  return rows;
 }
 
 /** Tour dates of one running additional location of the profile; false when there is no such listing. */

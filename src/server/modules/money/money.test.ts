@@ -190,7 +190,7 @@ describe('cart and checkout', () => {
       .update(listings)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(listings.id, extra.id));
-    await removeExpiredListings(t.ctx.db);
+    await removeExpiredListings(t.ctx.db, t.ctx.now());
     expect((await t.ctx.db.select().from(listings).where(eq(listings.profileId, a.id))).map((l) => l.kind)).toEqual([
       'home',
     ]);

@@ -1,8 +1,8 @@
 // SQL of the edit calls: the profile with its account state and city, the columns a section writes,
 // the derived columns, the owner's daily counts and the city picker.
-import { and, eq, ne, sql } from 'drizzle-orm';
-import { queryRows, type Db, type Tx } from '../../db/client';
-import { accounts, cities, countries, profiles } from '../../db/schema';
+import { and, between, desc, eq, ilike, like, ne, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { accounts, cities, countries, profiles, profileStatsDaily } from '../../db/schema';
 import { buildSearchText, isComplete, isListed, missingFields, type RequiredProfileField } from './profile-derive';
 
 type Conn = Db | Tx;
@@ -55,10 +55,11 @@ export async function cityById(db: Conn, id: number): Promise<CityRow | null> {
   return row ?? null;
 }
 
-export async function updateProfile(tx: Tx, userId: number, values: ProfileValues): Promise<void> {
+/** Saves columns of the profile at `now` (the app's clock: the sitemap's lastmod). */
+export async function updateProfile(tx: Tx, userId: number, now: Date, values: ProfileValues): Promise<void> {
   await tx
     .update(profiles)
-    .set({ ...values, updatedAt: sql`now()` })
+    .set({ ...values, updatedAt: now })
     .where(eq(profiles.userId, userId));
 }
 
@@ -109,45 +110,38 @@ export async function refreshDerived(tx: Tx, userId: number): Promise<{ before: 
   return { before, after: { complete, listed, searchText, missing } };
 }
 
-export interface StatsRow {
-  day: string;
-  impressions: number;
-  views: number;
-  phone_reveals: number;
+export async function dailyStats(db: Conn, userId: number, from: string, until: string) {
+  const d = profileStatsDaily;
+  return db
+    .select({ day: d.day, impressions: d.impressions, views: d.views, phone_reveals: d.phoneReveals })
+    .from(d)
+    .where(and(eq(d.profileId, userId), between(d.day, from, until)))
+    .orderBy(d.day);
 }
 
-export async function dailyStats(db: Conn, userId: number, from: string, until: string): Promise<StatsRow[]> {
-  return queryRows<StatsRow>(
-    db,
-    sql`select day::text as day, impressions, views, phone_reveals from profile_stats_daily
-        where profile_id = ${userId} and day between ${from}::date and ${until}::date order by day`,
-  );
-}
+export type StatsRow = Awaited<ReturnType<typeof dailyStats>>[number];
 
 /**
  * City picker: names containing the text, or slugs starting with its slug ("zur" finds Zürich); those
  * whose name or slug starts with it first, then big cities first.
  */
 export async function findCities(db: Conn, q: string, slug: string, country: string | undefined, limit: number) {
-  const like = q.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const slugPrefix = slug ? `${slug}%` : null;
-  const bySlug = slugPrefix ? sql`c.slug like ${slugPrefix}` : sql`false`;
-  const inCountry = country ? sql`and c.country_code = ${country}` : sql``;
-  return queryRows<{
-    id: number;
-    name: string;
-    slug: string;
-    country_code: string;
-    country_name: string;
-    country_slug: string;
-    population: number;
-  }>(
-    db,
-    sql`
-    select c.id, c.name, c.slug, c.country_code, co.name as country_name, co.slug as country_slug, c.population
-    from cities c join countries co on co.code = c.country_code
-    where (c.name ilike ${`%${like}%`} or ${bySlug}) ${inCountry}
-    order by (c.name ilike ${`${like}%`} or ${bySlug}) desc, c.population desc, c.name, c.id
-    limit ${limit}`,
-  );
+  const pattern = q.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const bySlug = slug ? like(cities.slug, `${slug}%`) : undefined;
+  const starts = or(ilike(cities.name, `${pattern}%`), bySlug);
+  return db
+    .select({
+      id: cities.id,
+      name: cities.name,
+      slug: cities.slug,
+      country_code: cities.countryCode,
+      country_name: countries.name,
+      country_slug: countries.slug,
+      population: cities.population,
+    })
+    .from(cities)
+    .innerJoin(countries, eq(countries.code, cities.countryCode))
+    .where(and(or(ilike(cities.name, `%${pattern}%`), bySlug), country ? eq(cities.countryCode, country) : undefined))
+    .orderBy(desc(sql`(${starts})`), desc(cities.population), cities.name, cities.id)
+    .limit(limit);
 }

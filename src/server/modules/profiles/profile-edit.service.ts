@@ -157,37 +157,37 @@ export async function update(ctx: AppContext, actor: Actor, body: UpdateBody): P
       case 'screen_name':
         if (await repo.screenNameTaken(tx, body.screen_name, userId))
           throw ValidationError.field('screen_name', msg('edit.screenNameTaken'));
-        return repo.updateProfile(tx, userId, { screenName: body.screen_name });
+        return repo.updateProfile(tx, userId, ctx.now(), { screenName: body.screen_name });
       case 'heading':
-        return repo.updateProfile(tx, userId, { heading: body.heading });
+        return repo.updateProfile(tx, userId, ctx.now(), { heading: body.heading });
       case 'about':
-        return repo.updateProfile(tx, userId, { about: body.about });
+        return repo.updateProfile(tx, userId, ctx.now(), { about: body.about });
       case 'gender':
-        return repo.updateProfile(tx, userId, { gender: body.gender });
+        return repo.updateProfile(tx, userId, ctx.now(), { gender: body.gender });
       case 'sexuality':
-        return repo.updateProfile(tx, userId, { sexuality: body.sexuality });
+        return repo.updateProfile(tx, userId, ctx.now(), { sexuality: body.sexuality });
       case 'phone':
-        return repo.updateProfile(tx, userId, { phone: body.phone });
+        return repo.updateProfile(tx, userId, ctx.now(), { phone: body.phone });
       case 'services':
-        return repo.updateProfile(tx, userId, { services: body.services });
+        return repo.updateProfile(tx, userId, ctx.now(), { services: body.services });
       case 'personality':
-        return repo.updateProfile(tx, userId, { personality: body.personality });
+        return repo.updateProfile(tx, userId, ctx.now(), { personality: body.personality });
       case 'language':
-        return repo.updateProfile(tx, userId, { languages: body.languages });
+        return repo.updateProfile(tx, userId, ctx.now(), { languages: body.languages });
       case 'rates':
-        return repo.updateProfile(tx, userId, { currency: body.currency, rates: fullRates(body) });
+        return repo.updateProfile(tx, userId, ctx.now(), { currency: body.currency, rates: fullRates(body) });
       case 'availability':
-        return repo.updateProfile(tx, userId, {
+        return repo.updateProfile(tx, userId, ctx.now(), {
           availability: Object.fromEntries(WEEKDAYS.map((d) => [d, body.availability[d] ?? null])),
         });
       case 'links':
-        return repo.updateProfile(tx, userId, { links: cleanLinks(body.links) });
+        return repo.updateProfile(tx, userId, ctx.now(), { links: cleanLinks(body.links) });
       case 'location': {
         const city = await repo.cityById(tx, body.city_id);
         if (!city) throw ValidationError.field('city_id', msg('edit.cityNotFound'));
         if (await activeAdditionalIn(tx, userId, city.id, ctx.now()))
           throw ValidationError.field('city_id', msg('edit.cityIsAdditional', { city: city.name }));
-        await repo.updateProfile(tx, userId, {
+        await repo.updateProfile(tx, userId, ctx.now(), {
           cityId: city.id,
           place: nullIfEmpty(body.place),
           landmark: nullIfEmpty(body.landmark),
@@ -210,7 +210,7 @@ export async function setAttribute(ctx: AppContext, actor: Actor, userId: number
   assertMayEdit(actor, userId);
   await edit(ctx, actor, userId, `profile.attribute.${body.attribute}`, async (tx) => {
     const column = ATTRIBUTE_COLUMNS[body.attribute];
-    await repo.updateProfile(tx, userId, { [column]: body.value });
+    await repo.updateProfile(tx, userId, ctx.now(), { [column]: body.value });
   });
   return getAttribute(ctx, userId, body.attribute);
 }
@@ -338,7 +338,7 @@ export async function setTourDates(ctx: AppContext, actor: Actor, userId: number
       now,
     });
     if (!ok) throw ValidationError.field('listing_id', msg('edit.listingNotFound'));
-    await refreshCountryPrimary(tx, [userId]);
+    await refreshCountryPrimary(tx, now, [userId]);
     if (actor.id !== userId)
       await writeAudit(tx, { actorId: actor.id, action: 'listing.tourDates', targetUserId: userId });
   });

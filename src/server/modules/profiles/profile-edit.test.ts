@@ -229,6 +229,19 @@ describe('validation rules (spec section 5), each with its text, and nothing cha
     expect((await profileRow(id)).phone).toBe('+44 20 7946 0018');
   });
 
+  it('stamps an edit with the app clock (the lastmod of the sitemap), not the database clock', async () => {
+    const { id, session } = await newAdvertiser();
+    const realNow = t.ctx.now;
+    const at = new Date(Date.now() + 3_600_000);
+    t.ctx.now = () => at;
+    try {
+      expect((await update(session, { section: 'heading', heading: 'An hour ahead' })).statusCode).toBe(200);
+      expect((await profileRow(id)).updatedAt).toEqual(at);
+    } finally {
+      t.ctx.now = realNow;
+    }
+  });
+
   it('refuses a screen name another profile has, in any case', async () => {
     const other = await createAdvertiser(t.ctx, { screenName: 'Valentina' });
     expect(other.account.id).toBeGreaterThan(0);

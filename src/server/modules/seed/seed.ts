@@ -373,7 +373,7 @@ export async function seedDemo(ctx: SeedContext, options: SeedOptions): Promise<
       counts.media += plan.media.length;
       log(`Seeded ${counts.profiles} of ${total} demo profiles`);
     }
-    await refreshCountryPrimary(tx);
+    await refreshCountryPrimary(tx, now);
     return { skipped: false, ...counts, admin };
   });
   // Fresh statistics, or the planner guesses a handful of rows and picks slow plans for the directory.

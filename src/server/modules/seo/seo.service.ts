@@ -90,7 +90,7 @@ function urlset(urls: Array<{ loc: string; lastmod?: string }>) {
 }
 
 export async function sitemapDirectory(ctx: AppContext, base: string) {
-  const pages = await repo.directoryPages(ctx.db);
+  const pages = await repo.directoryPages(ctx.db, ctx.now());
   const urls = [`${base}/`, `${base}/countries`];
   const countries = new Set<string>();
   for (const p of pages) {

@@ -4,8 +4,8 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { profiles } from '../../db/schema';
-import { BERLIN, createAdvertiser, createSession, seedGeo } from '../../test/factories';
+import { listings, profiles } from '../../db/schema';
+import { BERLIN, MANCHESTER, createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 
 let t: TestApp;
@@ -125,6 +125,35 @@ describe('pages search engines read', () => {
     const dir = await app.inject({ method: 'GET', url: '/sitemap-directory.xml' });
     expect(dir.body).toContain('<loc>https://example.test/escorts/germany/berlin</loc>');
     expect((await app.inject({ method: 'GET', url: '/sitemap-profiles-9.xml' })).statusCode).toBe(404);
+  });
+});
+
+describe('the sitemap and the app clock', () => {
+  it('drops a city page once the app clock passes the expiry of its only listing (the database clock has not)', async () => {
+    const realNow = t.ctx.now;
+    const now = realNow();
+    const [tour] = await t.ctx.db
+      .insert(listings)
+      .values({
+        profileId: ids.anna,
+        cityId: MANCHESTER.id,
+        countryCode: MANCHESTER.countryCode,
+        kind: 'additional',
+        expiresAt: new Date(now.getTime() + 86_400_000),
+      })
+      .returning();
+    const manchester = '<loc>https://example.test/escorts/united-kingdom/manchester</loc>';
+    const directory = async () => (await app.inject({ method: 'GET', url: '/sitemap-directory.xml' })).body;
+    try {
+      expect(await directory()).toContain(manchester);
+      t.ctx.now = () => new Date(now.getTime() + 2 * 86_400_000);
+      const later = await directory();
+      expect(later).not.toContain(manchester);
+      expect(later).toContain('<loc>https://example.test/escorts/germany/berlin</loc>');
+    } finally {
+      t.ctx.now = realNow;
+      await t.ctx.db.delete(listings).where(eq(listings.id, tour.id));
+    }
   });
 });
 
