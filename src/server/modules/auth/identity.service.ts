@@ -28,8 +28,8 @@ import { endSession, type NewSession, startSession } from './session.service';
 import { randomSecret } from './tokens';
 import { sendEmailVerification } from './verification.service';
 
-/** An account as the auth module keeps it; other modules read it through findAccount. */
-export type Account = repo.AccountRow;
+/** An account as other modules see it (findAccount): every column but the password hash. */
+export type Account = Omit<repo.AccountRow, 'passwordHash'>;
 
 /** What a sign-in gives the route: the answer, the new session and the new known-device cookie value. */
 export interface SignedIn {
@@ -211,8 +211,12 @@ export async function reauthenticate(
 
 // ---------------------------------------------------------------- what other modules ask
 
-export const findAccount = (ctx: AppContext, id: number): Promise<Account | undefined> =>
-  repo.findAccountById(ctx.db, id);
+export async function findAccount(ctx: AppContext, id: number): Promise<Account | undefined> {
+  const row = await repo.findAccountById(ctx.db, id);
+  if (!row) return undefined;
+  const { passwordHash: _hash, ...account } = row;
+  return account;
+}
 export const isEmailTaken = (ctx: AppContext, email: string, exceptId?: number) =>
   repo.emailTaken(ctx.db, email, exceptId);
 export const isUsernameTaken = (ctx: AppContext, username: string, exceptId?: number) =>

@@ -19,7 +19,7 @@ import type { MailMessage } from '../../lib/mailer';
 import { hashToken, type SessionUser } from '../../plugins/session';
 import { backend, createScratchDatabase } from '../../test/helpers';
 import { deleteAccount } from '../account/account.service';
-import { currentUser, login, logout, register } from './identity.service';
+import { currentUser, findAccount, login, logout, register } from './identity.service';
 import { changePassword } from './recovery.service';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -96,6 +96,9 @@ describe('auth services called without HTTP', () => {
       userAgent: client.userAgent,
     });
     expect(mails.find((m) => m.to === user.email)?.text).toContain('/verify/email/');
+    // Other modules read the account without its password hash.
+    expect(await findAccount(ctx, id)).toMatchObject({ id, email: user.email, language: 'de' });
+    expect(await findAccount(ctx, id)).not.toHaveProperty('passwordHash');
 
     const signedIn = await login(ctx, { login: user.username, password: PASSWORD, client });
     expect(signedIn.answer.data.user_id).toBe(id);

@@ -12,7 +12,10 @@ import { INVALID_LINK, isLive, issueLink, tokenOfLink } from './one-time-links';
 import { endAccessInto } from './session.service';
 import { PIN_MAX_ATTEMPTS, randomPin, randomSecret, safeEqualHex, splitRef, TOKEN_TTL_MS, tokenMac } from './tokens';
 
-export async function sendEmailVerification(ctx: AppContext, log: Log, account: repo.AccountRow): Promise<void> {
+/** Who a mail of this file goes to: the account's id, address, name and language. */
+type MailedAccount = Pick<repo.AccountRow, 'id' | 'email' | 'username' | 'language'>;
+
+export async function sendEmailVerification(ctx: AppContext, log: Log, account: MailedAccount): Promise<void> {
   const link = await issueLink(ctx, ctx.db, account.id, 'email_verify', account.email);
   await deliver(ctx, log, mails.verifyEmail(ctx, account.email, account, link.ref));
 }
@@ -157,7 +160,7 @@ export async function resendVerification(ctx: AppContext, actor: SessionUser, lo
 }
 
 /** The account screen's change of address: a link to the new one, a note to the old one. */
-export async function sendEmailChangeLink(ctx: AppContext, log: Log, account: repo.AccountRow, newEmail: string) {
+export async function sendEmailChangeLink(ctx: AppContext, log: Log, account: MailedAccount, newEmail: string) {
   await reserve(ctx, [[LIMITS.mailAccount, account.id]]);
   const link = await issueLink(ctx, ctx.db, account.id, 'email_change', newEmail);
   await deliver(ctx, log, mails.changeEmail(ctx, newEmail, account, link.ref));
