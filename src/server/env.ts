@@ -23,6 +23,8 @@ const EnvSchema = z
     FALLBACK_LANDING_URL: z.string().optional(),
     SITE_CURRENCY: z.string().length(3).default('EUR'),
     SEED_PROFILES: z.coerce.number().int().min(0).default(600),
+    /** GeoNames' alternateNamesV2.txt (or an extract in its format): city names in de and es (0604). */
+    GEONAMES_ALTERNATE_NAMES: z.string().min(1).optional(),
     /** New accounts one address may register per hour (a shared office or carrier NAT may need more). */
     REGISTER_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(10),
     // Behind a load balancer: its address(es) or hop count, so request.ip (rate limits) is the client's.

@@ -5,6 +5,7 @@ import { openRuntime } from './bootstrap';
 import { DatabaseLockedError } from './db/client';
 import { loadEnv } from './env';
 import { startWorker } from './lib/jobs';
+import { importCityNames } from './modules/geo/city-names';
 import { importGeo } from './modules/geo/geo-import';
 import { seedDemo } from './modules/seed/seed';
 import { jobHandlers, periodicTasks } from './tasks';
@@ -26,6 +27,7 @@ async function main() {
   // First start of an empty database: places, then fictional demo advertisers and the first admin.
   const log = (msg: string) => console.log(`  ${msg}`);
   await importGeo(ctx.db, { log });
+  await importCityNames(ctx.db, { file: env.GEONAMES_ALTERNATE_NAMES, log });
   const seeded = await seedDemo(ctx, { profiles: env.SEED_PROFILES, log });
   if (!seeded.skipped && seeded.profiles) {
     console.log(`  Seeded ${seeded.profiles} demo profiles in ${(seeded.ms / 1000).toFixed(1)} s`);

@@ -55,6 +55,33 @@ export const cities = pgTable(
   ],
 );
 
+/**
+ * A city's name in another language where GeoNames has one that differs from the English name (München,
+ * Viena). Filled at start from the packaged file and GEONAMES_ALTERNATE_NAMES (geo/city-names.ts);
+ * slugs stay the English ones (docs/decisions/0604).
+ */
+export const cityNames = pgTable(
+  'city_names',
+  {
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id, { onDelete: 'cascade' }),
+    lang: text('lang').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.cityId, t.lang] })],
+);
+
+/** What city_names was last filled from (one row): a start with the same files imports nothing. */
+export const cityNamesSource = pgTable(
+  'city_names_source',
+  {
+    id: boolean('id').primaryKey().default(true),
+    signature: text('signature').notNull(),
+  },
+  (t) => [check('city_names_source_one_row', sql`${t.id}`)],
+);
+
 // ---------------------------------------------------------------- accounts
 
 export const accounts = pgTable(

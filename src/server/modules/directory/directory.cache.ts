@@ -6,6 +6,8 @@
 // write committed before a request is always seen by it, whoever wrote it.
 import type { AppContext } from '../../context';
 import type { Profile } from '#shared/schemas/directory.ts';
+import type { Language } from '#shared/constants.ts';
+import { nameLanguage } from '../geo/city-names';
 import { AnswerCache, etagOf, makeAnswer, rawAnswer, type Answer } from '../../lib/answer-cache';
 import { RedisRateLimiter } from '../../lib/rate-limiter';
 import type { Visitor } from '../../lib/visitor-count';
@@ -69,11 +71,13 @@ export async function visitorProfile(
   ctx: AppContext,
   by: { id: number } | { name: string },
   /** `visitor`: who opened it, for the view count (null: nothing counted). */
-  opts: { visitor: Visitor | null; rendered: string | null; wrap: (p: Profile) => unknown },
+  /** `lang`: the caller's, for the city and country names (docs/decisions/0604). */
+  opts: { visitor: Visitor | null; lang?: Language; rendered: string | null; wrap: (p: Profile) => unknown },
 ): Promise<Answer> {
-  const key = `profile|${'id' in by ? by.id : `@${by.name.toLowerCase()}`}|${opts.rendered ?? ''}`;
+  const names = nameLanguage(opts.lang ?? 'en') ?? 'en';
+  const key = `profile|${'id' in by ? by.id : `@${by.name.toLowerCase()}`}|${opts.rendered ?? ''}|${names}`;
   const cached = await visitorAnswer(ctx, key, async () => {
-    const profile = await getProfile(ctx, by, null, { countView: false });
+    const profile = await getProfile(ctx, by, null, { countView: false, lang: opts.lang });
     if (opts.rendered)
       return { value: { profile: opts.wrap(profile) }, ttlMs: RENDERED_TTL_MS, meta: { id: profile.user_id } };
     return {

@@ -2,6 +2,8 @@
 import { itemLocation } from '#shared/rules/listing-item.ts';
 import type { Profile, ProfileItem } from '#shared/schemas/directory.ts';
 import type { Picture } from '#shared/schemas/media.ts';
+import type { Language } from '#shared/constants.ts';
+import { countryName } from '#shared/views/format.ts';
 import type { MediaStore } from '../../lib/media-store';
 import { pictureOf } from '../media/media.service';
 import type { GalleryRow, ListingRow, ProfileRow } from './directory.repo';
@@ -31,8 +33,9 @@ const galleryPicture = (g: GalleryRow, media: MediaStore) =>
     (key) => media.publicUrl(key),
   );
 
-export function presentItem(row: ListingRow, media: MediaStore, position?: number): ProfileItem {
-  const { on_tour, city, place } = itemLocation({ kind: row.kind, city: row.city, place: row.place });
+/** `cityName`: the city's name in the reader's language (geo/city-names.ts), when it differs from English. */
+export function presentItem(row: ListingRow, media: MediaStore, position?: number, cityName?: string): ProfileItem {
+  const { on_tour, city, place } = itemLocation({ kind: row.kind, city: cityName ?? row.city, place: row.place });
   return {
     id: row.user_id,
     name: row.screen_name ?? '',
@@ -106,4 +109,24 @@ export function presentProfile(
     video: video ? media.publicUrl(video.storage_key) : null,
     poster: video && Object.keys(video.variants).length ? galleryPicture(video, media).src : null,
   };
+}
+
+/**
+ * A profile in the reader's language (docs/decisions/0604): its city's name where GeoNames has one, its
+ * tours' cities likewise (`tourNames`: English name -> name), its country as Intl names it (the SPA's
+ * country list does the same). English, or an unknown country code, leaves the stored English names.
+ */
+export function localizeProfile(
+  profile: Profile,
+  lang: Language,
+  names: { cityName?: string | null; countryCode?: string; tourNames?: Map<string, string> },
+): Profile {
+  if (lang === 'en') return profile;
+  const city = profile.city && {
+    ...profile.city,
+    name: names.cityName ?? profile.city.name,
+    country: names.countryCode ? countryName(names.countryCode, profile.city.country, lang) : profile.city.country,
+  };
+  const tours = profile.tours.map((t) => ({ ...t, city: names.tourNames?.get(t.city) ?? t.city }));
+  return { ...profile, city, tours };
 }

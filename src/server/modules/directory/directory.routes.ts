@@ -19,6 +19,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { sendAnswer } from '../../lib/answer-cache';
 import { requestLanguage } from '../../lib/i18n';
+import { callLanguage } from '../../lib/message-i18n';
+import { nameLanguage } from '../geo/city-names';
 import type { Visitor } from '../../lib/visitor-count';
 import { renderProfileHtml } from '../seo/seo.html';
 import * as service from './directory.service';
@@ -61,6 +63,14 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     return sendAnswer(answerCache(ctx), req, reply, a);
   };
   const filterKey = (f: DirectoryFilter) => `${f.category}|${f.country}|${f.place ?? ''}`;
+  // City and country names come in the caller's language (x-language, docs/decisions/0604): part of the
+  // key, and of Vary for anyone who keeps the answers.
+  const namesKey = (req: FastifyRequest) => nameLanguage(callLanguage(req)) ?? 'en';
+  app.addHook('onSend', async (_req, reply, payload) => {
+    const vary = String(reply.getHeader('vary') ?? '');
+    if (!/x-language/i.test(vary)) void reply.header('vary', vary ? `${vary}, x-language` : 'x-language');
+    return payload;
+  });
 
   app.get('/directory/countries', { schema: { querystring: CountriesQuery } }, async (req, reply) =>
     answer(req, reply, `countries|${req.query.category ?? 'escorts'}`, () =>
@@ -69,15 +79,17 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   );
 
   app.post('/directory/getNavigation', { schema: { body: DirectoryFilter } }, async (req, reply) =>
-    answer(req, reply, `nav|${filterKey(req.body)}`, (v) => service.getNavigation(ctx, req.body, v)),
+    answer(req, reply, `nav|${filterKey(req.body)}|${namesKey(req)}`, (v) =>
+      service.getNavigation(ctx, req.body, v, callLanguage(req)),
+    ),
   );
 
   app.post(
     '/directory/getDirectory',
     { schema: { body: DirectoryFilter, querystring: ListPageQuery } },
     async (req, reply) =>
-      answer(req, reply, `list|${filterKey(req.body)}|${req.query.page}`, (v) =>
-        service.getDirectory(ctx, req.body, req.query.page, v),
+      answer(req, reply, `list|${filterKey(req.body)}|${req.query.page}|${namesKey(req)}`, (v) =>
+        service.getDirectory(ctx, req.body, req.query.page, v, callLanguage(req)),
       ),
   );
 
@@ -96,6 +108,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
               await service.getProfile(ctx, { id: req.params.id }, req.user, {
                 countView: req.query.track !== '0',
                 visitor: visitorOf(req),
+                lang: callLanguage(req),
               }),
               req,
             ),
@@ -110,7 +123,10 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       req.user
         ? {
             profile: withView(
-              await service.getProfile(ctx, { name: req.params.name }, req.user, { visitor: visitorOf(req) }),
+              await service.getProfile(ctx, { name: req.params.name }, req.user, {
+                visitor: visitorOf(req),
+                lang: callLanguage(req),
+              }),
               req,
             ),
           }
@@ -127,6 +143,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     const rendered = req.query.render === '1' || req.query.render === 'true' ? requestLanguage(req) : null;
     const a = await cachedProfile(ctx, by, {
       visitor: countView ? visitorOf(req) : null,
+      lang: callLanguage(req),
       rendered,
       wrap: (p) => withView(p, req),
     });
@@ -134,18 +151,18 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   };
 
   app.post('/directory/search', { schema: { body: SearchBody, querystring: ListPageQuery } }, async (req, reply) =>
-    answer(req, reply, `search|${JSON.stringify(req.body)}|${req.query.page}`, (v) =>
-      service.search(ctx, req.body.q, req.query.page, v),
+    answer(req, reply, `search|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`, (v) =>
+      service.search(ctx, req.body.q, req.query.page, v, callLanguage(req)),
     ),
   );
 
   app.get('/directory/feed/:kind', { schema: { params: FeedParams, querystring: ListPageQuery } }, async (req) =>
-    feed(ctx, req.params.kind, req.query.page),
+    feed(ctx, req.params.kind, req.query.page, callLanguage(req)),
   );
 
   app.post('/directory/nearby', { schema: { body: NearbyBody, querystring: NearbyPageQuery } }, async (req, reply) =>
-    answer(req, reply, `nearby|${JSON.stringify(req.body)}|${req.query.page}`, (v) =>
-      service.nearby(ctx, req.body, req.query.page, v),
+    answer(req, reply, `nearby|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`, (v) =>
+      service.nearby(ctx, req.body, req.query.page, v, callLanguage(req)),
     ),
   );
 

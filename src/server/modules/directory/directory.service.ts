@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { notification } from '#shared/api/errors.ts';
-import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category } from '#shared/constants.ts';
+import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category, type Language } from '#shared/constants.ts';
 import type { z } from 'zod';
 import { LIST_MAX_PAGE, NEARBY_MAX_PAGE } from '#shared/schemas/directory.ts';
 import type {
@@ -10,6 +10,7 @@ import type {
   Navigation,
   NearbyBody,
   Profile,
+  ProfileItem,
 } from '#shared/schemas/directory.ts';
 import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
@@ -21,7 +22,8 @@ import { TtlCache } from '../../lib/ttl-cache';
 import { countsToday, type Visitor } from '../../lib/visitor-count';
 import { directoryVersion } from './directory.version';
 import * as repo from './directory.repo';
-import { presentItem, presentProfile } from './directory.presenter';
+import { localizeProfile, presentItem, presentProfile } from './directory.presenter';
+import { nameLanguage, namesInCountry, namesOfCities, namesOfListings, namesOfProfileCities } from '../geo/city-names';
 
 // Every key starts with the directory version (directory.cache.ts, docs/decisions/0700): nothing here is
 // ever older than the last write; the expiry only bounds the memory. One set of caches per app context.
@@ -78,19 +80,60 @@ const CATEGORY_TITLES: Record<Category, string> = {
   dom: 'Domination',
 };
 
-/** `v`: the directory version the answer is made for (read now when not given). */
-export async function getNavigation(ctx: AppContext, filter: DirectoryFilter, v?: string): Promise<Navigation> {
-  v ??= await directoryVersion(ctx);
-  const key = `${v}|${filter.category}|${filter.country}|${filter.place ?? ''}`;
-  return cachesOf(ctx).navigation.get(key, () => loadNavigation(ctx, filter, v));
+/**
+ * Listing rows as items, their cities named in `lang` where GeoNames has a name (docs/decisions/0604).
+ * `position`: the first row's place in the list (none for search and nearby).
+ */
+export async function presentItems(
+  ctx: AppContext,
+  rows: repo.ListingRow[],
+  lang: Language,
+  position?: number,
+): Promise<ProfileItem[]> {
+  const nl = nameLanguage(lang);
+  const names = nl
+    ? await namesOfListings(
+        ctx.db,
+        rows.map((r) => r.listing_id),
+        nl,
+      )
+    : null;
+  return rows.map((r, i) =>
+    presentItem(r, ctx.media, position === undefined ? undefined : position + i, names?.get(r.listing_id)),
+  );
 }
 
-async function loadNavigation(ctx: AppContext, filter: DirectoryFilter, v: string): Promise<Navigation> {
-  const { country, place } = await resolveScope(ctx, filter, v);
-  const [places, counts] = await Promise.all([
+/**
+ * `v`: the directory version the answer is made for (read now when not given); `lang`: the reader's,
+ * for the cities' names (slugs stay English).
+ */
+export async function getNavigation(
+  ctx: AppContext,
+  filter: DirectoryFilter,
+  v?: string,
+  lang: Language = 'en',
+): Promise<Navigation> {
+  v ??= await directoryVersion(ctx);
+  const nl = nameLanguage(lang);
+  const key = `${v}|${filter.category}|${filter.country}|${filter.place ?? ''}|${nl ?? ''}`;
+  return cachesOf(ctx).navigation.get(key, () => loadNavigation(ctx, filter, v, lang));
+}
+
+async function loadNavigation(
+  ctx: AppContext,
+  filter: DirectoryFilter,
+  v: string,
+  lang: Language,
+): Promise<Navigation> {
+  const { country, place: found } = await resolveScope(ctx, filter, v);
+  const nl = nameLanguage(lang);
+  const [rows, counts, names] = await Promise.all([
     repo.placesWithCounts(ctx.db, country.code, filter.category, ctx.now()),
-    repo.categoryCounts(ctx.db, country.code, place?.id, ctx.now()),
+    repo.categoryCounts(ctx.db, country.code, found?.id, ctx.now()),
+    nl ? namesInCountry(ctx.db, country.code, nl) : null,
   ]);
+  const places = names ? rows.map((p) => ({ ...p, name: names.get(p.slug) ?? p.name })) : rows;
+  const place = found && names ? { ...found, name: names.get(found.slug) ?? found.name } : found;
   return {
     category: filter.category,
     country,
@@ -106,6 +149,7 @@ export async function getDirectory(
   filter: DirectoryFilter,
   page: number,
   v?: string,
+  lang: Language = 'en',
 ): Promise<DirectoryPage> {
   v ??= await directoryVersion(ctx);
   const { country, place } = await resolveScope(ctx, filter, v);
@@ -117,7 +161,7 @@ export async function getDirectory(
     repo.findListings(ctx.db, scope, PAGE_SIZE + 1, offset),
     cachesOf(ctx).counts.get(key, () => repo.countListings(ctx.db, scope)),
   ]);
-  const data = rows.slice(0, PAGE_SIZE).map((r, i) => presentItem(r, ctx.media, offset + i + 1));
+  const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang, offset + 1);
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
   return { data, page, has_more: hasMore, total: Math.max(total, offset + data.length) };
 }
@@ -131,7 +175,7 @@ export async function getProfile(
   by: { id: number } | { name: string },
   viewer: SessionUser | null,
   /** A view is counted once per visitor and day (0808), and only when the route names the visitor. */
-  opts: { countView?: boolean; visitor?: Visitor } = {},
+  opts: { countView?: boolean; visitor?: Visitor; lang?: Language } = {},
 ): Promise<Profile> {
   const row = await repo.findProfile(ctx.db, by);
   const canEdit = !!row && !!viewer && (viewer.id === row.user_id || viewer.role === 'admin');
@@ -143,7 +187,17 @@ export async function getProfile(
   ]);
   // Views count visitors, not the owner looking at her own ad.
   if (!canEdit && opts.countView !== false && opts.visitor) await countProfileView(ctx, row.user_id, opts.visitor);
-  return presentProfile(row, { canEdit, gallery, tours, media: ctx.media, now: ctx.now() });
+  const profile = presentProfile(row, { canEdit, gallery, tours, media: ctx.media, now: ctx.now() });
+  const lang = opts.lang ?? 'en';
+  const nl = nameLanguage(lang);
+  if (!nl) return profile;
+  // The city and its country in the reader's language (0604), the tours' cities likewise.
+  const [cities, tourNames] = await Promise.all([
+    namesOfCities(ctx.db, row.city_id ? [row.city_id] : [], nl),
+    tours.length ? namesOfProfileCities(ctx.db, row.user_id, nl) : undefined,
+  ]);
+  const city = row.city_id ? cities.get(Number(row.city_id)) : undefined;
+  return localizeProfile(profile, lang, { cityName: city?.name, countryCode: city?.countryCode, tourNames });
 }
 
 /** A visitor opened the profile (also when the answer came from the cache): once per visitor and day (0808). */
@@ -155,7 +209,13 @@ export async function countProfileView(ctx: AppContext, userId: number, visitor:
 
 const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
 
-export async function search(ctx: AppContext, q: string, page: number, v?: string): Promise<DirectoryPage> {
+export async function search(
+  ctx: AppContext,
+  q: string,
+  page: number,
+  v?: string,
+  lang: Language = 'en',
+): Promise<DirectoryPage> {
   const terms = repo.searchTerms(foldText(q));
   const offset = (page - 1) * PAGE_SIZE;
   if (!terms.length) return { data: [], page, has_more: false, total: 0 };
@@ -174,7 +234,7 @@ export async function search(ctx: AppContext, q: string, page: number, v?: strin
     repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset),
     cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}`, () => repo.countByWords(ctx.db, groups)),
   ]);
-  const data = rows.slice(0, PAGE_SIZE).map((r) => presentItem(r, ctx.media));
+  const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang);
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
   return { data, page, has_more: hasMore, total: Math.max(total, offset + data.length) };
 }
@@ -188,14 +248,20 @@ function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number) {
   return 6371 * 2 * Math.asin(Math.sqrt(a));
 }
 
-export async function nearby(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number, v?: string) {
+export async function nearby(
+  ctx: AppContext,
+  body: z.infer<typeof NearbyBody>,
+  page: number,
+  v?: string,
+  lang: Language = 'en',
+) {
   const version = v ?? (await directoryVersion(ctx));
-  return cachesOf(ctx).nearbyGate.run(() => nearbyPage(ctx, body, page, version));
+  return cachesOf(ctx).nearbyGate.run(() => nearbyPage(ctx, body, page, version, lang));
 }
 
 const NEARBY_CITIES_PER_QUERY = 40;
 
-async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number, v: string) {
+async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number, v: string, lang: Language) {
   const offset = (page - 1) * PAGE_SIZE;
   const want = offset + PAGE_SIZE + 1; // one row more than the page tells whether another exists
   // Inside one city every listing is equally far, so the list is the cities nearest first, each in its
@@ -234,14 +300,14 @@ async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, pag
   // Only the page's own rows are read in full.
   const onPage = ranked.slice(offset, offset + PAGE_SIZE);
   const distance = new Map(onPage.map((r) => [r.listing_id, r.km]));
-  const data = (
-    await repo.findListingsByIds(
-      ctx.db,
-      onPage.map((r) => r.listing_id),
-      ctx.now(),
-    )
-  ).map((row) => ({
-    ...presentItem(row, ctx.media),
+  const rows = await repo.findListingsByIds(
+    ctx.db,
+    onPage.map((r) => r.listing_id),
+    ctx.now(),
+  );
+  const items = await presentItems(ctx, rows, lang);
+  const data = rows.map((row, i) => ({
+    ...items[i],
     distance_km: Math.round((distance.get(row.listing_id) ?? 0) * 10) / 10,
   }));
   return {

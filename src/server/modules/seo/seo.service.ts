@@ -259,7 +259,7 @@ export async function pageMeta(
       // Results are the first screen too (issue 14); search engines are asked not to index them.
       const q = (new URLSearchParams(path.includes('?') ? path.slice(path.indexOf('?')) : '').get('q') ?? '').trim();
       const valid = SearchBody.safeParse({ q }).success;
-      const page = valid ? await directory.search(ctx, q, 1) : null;
+      const page = valid ? await directory.search(ctx, q, 1, undefined, lang) : null;
       return {
         // As the SPA titles it (the shell adds the site's name).
         title: `${valid ? t('directory:search.resultsFor', { q }) : t('titles:search')} | ${t('common:siteName')}`,
@@ -282,7 +282,7 @@ export async function pageMeta(
       return simple(t('help.title'), t('help.lead'), `<h2>${escapeHtml(t('help.faqTitle'))}</h2>${faq}`);
     }
     if (route.name === 'feed') {
-      const { data } = await feed(ctx, 'profiles', 1);
+      const { data } = await feed(ctx, 'profiles', 1, lang);
       const list = data
         .map((e) => `<li><a href="/profile/${e.profile.id}">${escapeHtml(e.profile.name)}</a></li>`)
         .join('');
@@ -296,7 +296,7 @@ export async function pageMeta(
         ctx,
         typeof by.data === 'number' ? { id: by.data } : { name: by.data },
         null,
-        { countView: false },
+        { countView: false, lang },
       );
       const named = profile.city
         ? t('seo.profileIn', { name: profile.screen_name, city: profile.city.name })
@@ -327,8 +327,8 @@ export async function pageMeta(
       if (!SLUG_PATTERN.test(country) || (place && !SLUG_PATTERN.test(place))) return null;
       const filter = { category, country, place };
       const [nav, page] = await Promise.all([
-        directory.getNavigation(ctx, filter),
-        directory.getDirectory(ctx, filter, 1),
+        directory.getNavigation(ctx, filter, undefined, lang),
+        directory.getDirectory(ctx, filter, 1, undefined, lang),
       ]);
       const countryName = countryLabel(nav.country.code, nav.country.name, lang);
       const title = t('directory:list.heading', {
