@@ -47,7 +47,7 @@ import { verificationRoutes } from './modules/verification/verification.routes';
 import { injectPage, pageRenderer } from './modules/seo/seo.html';
 import { languageUrls, pageMeta } from './modules/seo/seo.service';
 import { legacyRedirect } from '#shared/routes.ts';
-import { urlLanguage } from './lib/i18n';
+import { pageLanguage } from './modules/seo/seo.language';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLIENT_DIR = path.join(ROOT_DIR, 'dist/client');
@@ -231,17 +231,41 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
     if (notPage(url)) return reply.code(404).send({ message: 'Not found.' });
     // Every other path is a client route; the SPA shows page-not-found for unknown ones. Public
     // pages arrive with their head and first HTML already rendered, for search engines and previews.
-    const lang = urlLanguage(url, request.hostname);
-    // From the directory's cache of answers, with ETag (docs/decisions/0700); a page that is not found
-    // is made each time.
-    const page = await visitorAnswer(ctx, `page|${request.host}|${url}|${lang}`, async () => {
+    // A signed-in user's page speaks her saved language unless the URL names one (0605): made for her,
+    // neither from nor into the visitors' cache.
+    const { lang, personal } = await pageLanguage(ctx, request);
+    const make = async () => {
       const urls = languageUrls(ctx, request.host, url);
       const meta = await pageMeta(ctx, url, urls, lang, pageRenderer(lang));
       const status = meta?.status ?? 200;
       return stablePage(injectPage(indexHtml, meta, urls, lang, url), status, url);
-    });
+    };
+    if (personal) return sendPersonalPage(await make(), reply);
+    // From the directory's cache of answers, with ETag (docs/decisions/0700); a page that is not found
+    // is made each time.
+    const page = await visitorAnswer(ctx, `page|${request.host}|${url}|${lang}`, make);
     return sendPage(page, request, reply);
   });
+
+  /** A signed-in user's page: sent as made, kept by nobody (no ETag, `private, no-store`). */
+  function sendPersonalPage(page: Produced, reply: FastifyReply) {
+    usePageNonce(reply, String(page.meta?.nonce));
+    return reply
+      .code(Number(page.meta?.status ?? 200))
+      .header('cache-control', 'private, no-store')
+      .type('text/html; charset=utf-8')
+      .send(page.raw);
+  }
+
+  function usePageNonce(reply: FastifyReply, nonce: string) {
+    // Helmet wrote the header with this request's random nonces: the page's own takes their place.
+    const csp = reply.raw.getHeader('content-security-policy');
+    if (typeof csp === 'string') {
+      const { script, style } = reply.cspNonce;
+      reply.raw.setHeader('content-security-policy', csp.replaceAll(script, nonce).replaceAll(style, nonce));
+    }
+    reply.cspNonce = { script: nonce, style: nonce };
+  }
 
   /**
    * The page with its CSP nonce: derived from the page itself (HMAC of its ETag), so that the same page
@@ -258,14 +282,7 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
   }
 
   function sendPage(page: Answer, request: FastifyRequest, reply: FastifyReply) {
-    const nonce = String(page.meta?.nonce);
-    // Helmet wrote the header with this request's random nonces: the page's own takes their place.
-    const csp = reply.raw.getHeader('content-security-policy');
-    if (typeof csp === 'string') {
-      const { script, style } = reply.cspNonce;
-      reply.raw.setHeader('content-security-policy', csp.replaceAll(script, nonce).replaceAll(style, nonce));
-    }
-    reply.cspNonce = { script: nonce, style: nonce };
+    usePageNonce(reply, String(page.meta?.nonce));
     void reply.code(Number(page.meta?.status ?? 200));
     return sendAnswer(answerCache(ctx), request, reply, page, 'text/html; charset=utf-8');
   }

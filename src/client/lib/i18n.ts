@@ -29,8 +29,9 @@ export function initI18n(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  // Portuguese pages read the Spanish texts and formats until a Portuguese catalogue exists.
-  const lng = textLanguage(pickLanguage(window.location, null, chosenLanguage()));
+  // Portuguese pages read the Spanish texts and formats until a Portuguese catalogue exists. The server
+  // rendered a signed-in user's page in her saved language (<html lang>, 0605): start in it, no switch.
+  const lng = textLanguage(pickLanguage(window.location, document.documentElement.lang || null, chosenLanguage()));
   await i18n
     .use(catalogueBackend)
     .use(initReactI18next)
