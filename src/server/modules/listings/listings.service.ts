@@ -143,6 +143,7 @@ export async function addAdditionalListing(
       countryCode: city.countryCode,
       kind: 'additional',
       bumpedAt: now,
+      createdAt: now,
       tourFrom: from,
       tourUntil: until,
       expiresAt: new Date(now.getTime() + days * 86_400_000),
@@ -175,7 +176,9 @@ export async function setHomeListing(tx: Tx, profileId: number, cityId: number, 
     .where(and(eq(listings.profileId, profileId), eq(listings.kind, 'home')))
     .returning({ id: listings.id });
   if (!moved.length) {
-    await tx.insert(listings).values({ profileId, cityId, countryCode: city.countryCode, kind: 'home', bumpedAt: now });
+    await tx
+      .insert(listings)
+      .values({ profileId, cityId, countryCode: city.countryCode, kind: 'home', bumpedAt: now, createdAt: now });
   }
   await refreshCountryPrimary(tx, now, [profileId]);
 }

@@ -1,10 +1,16 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { listings } from '../../db/schema';
 import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
-import { bumpProfile, positionOf, refreshCountryPrimary, removeExpiredListings } from './listings.service';
+import {
+  addAdditionalListing,
+  bumpProfile,
+  positionOf,
+  refreshCountryPrimary,
+  removeExpiredListings,
+} from './listings.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -70,5 +76,23 @@ describe('listings and position', () => {
       sql`select count(*)::int as n from listings where kind = 'additional'`,
     );
     expect(left[0].n).toBe(0);
+  });
+
+  it('dates a bought location by the clock it is given: created, moved to the top and ending from it', async () => {
+    const d = await createAdvertiser(t.ctx);
+    const now = new Date(Date.now() + 3_600_000);
+    await addAdditionalListing(t.ctx.db, {
+      profileId: d.account.id,
+      cityId: MANCHESTER.id,
+      days: 30,
+      from: null,
+      until: null,
+      now,
+    });
+    const [row] = await t.ctx.db
+      .select()
+      .from(listings)
+      .where(and(eq(listings.profileId, d.account.id), eq(listings.kind, 'additional')));
+    expect(row).toMatchObject({ createdAt: now, bumpedAt: now, expiresAt: new Date(now.getTime() + 30 * 86_400_000) });
   });
 });
