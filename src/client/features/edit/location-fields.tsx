@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { get, useController, useFormState, type FieldValues } from 'react-hook-form';
 import type { CityRef } from '#shared/schemas/profile-edit.ts';
+import { countryName } from '#shared/views/format.ts';
 import { FieldMessages, TextField, type SchemaForm } from '#client/components/form/index.ts';
 import { useFindCities } from './api';
 
@@ -27,13 +28,13 @@ export function CityPicker<In extends FieldValues>({
   /** The city saved now (its name and country for the first render). */
   city: CityRef | null;
 }) {
-  const { t } = useTranslation('edit');
+  const { t, i18n } = useTranslation('edit');
   const id = useId();
   const typed = form as unknown as SchemaForm<LocationValues, unknown>;
   const { field } = useController({ control: typed.control, name: 'city_id' });
   const { errors } = useFormState({ control: typed.control, name: 'city_id' });
   const error = (get(errors, 'city_id') as { message?: string } | undefined)?.message;
-  const [chosen, setChosen] = useState<Pick<CityRef, 'id' | 'name' | 'country_name'> | null>(city);
+  const [chosen, setChosen] = useState<Pick<CityRef, 'id' | 'name' | 'country_code' | 'country_name'> | null>(city);
   const [open, setOpen] = useState(!city);
   const [text, setText] = useState('');
   const q = useDebounced(text, 250);
@@ -54,7 +55,10 @@ export function CityPicker<In extends FieldValues>({
       </label>
       {chosen && (
         <p className="city-picker__chosen" data-testid="city-chosen">
-          {t('city.chosen', { city: chosen.name, country: chosen.country_name })}{' '}
+          {t('city.chosen', {
+            city: chosen.name,
+            country: countryName(chosen.country_code, chosen.country_name, i18n.language),
+          })}{' '}
           {!open && (
             <button type="button" className="link-button" onClick={() => setOpen(true)}>
               {t('city.change')}
@@ -87,7 +91,8 @@ export function CityPicker<In extends FieldValues>({
               {results.data.map((c) => (
                 <li key={c.id} role="option" aria-selected={field.value === c.id}>
                   <button type="button" className="city-picker__option" onClick={() => pick(c)}>
-                    <strong>{c.name}</strong> <span className="muted">{c.country_name}</span>
+                    <strong>{c.name}</strong>{' '}
+                    <span className="muted">{countryName(c.country_code, c.country_name, i18n.language)}</span>
                   </button>
                 </li>
               ))}

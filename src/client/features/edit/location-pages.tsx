@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TourDatesBody, type ListingView } from '#shared/schemas/profile-edit.ts';
-import { formatDate } from '#shared/views/format.ts';
+import { countryName, formatDate } from '#shared/views/format.ts';
 import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { useListings, useSetTourDates, useUpdateData } from './api';
 import { EditFrame, LoadState, useEditTarget } from './edit-page';
@@ -13,7 +13,7 @@ import { LocationForm } from './section-forms';
 import './edit.css';
 
 export function LocationPage() {
-  const { t } = useTranslation('edit');
+  const { t, i18n } = useTranslation('edit');
   const { id, self } = useEditTarget();
   const query = useUpdateData(id);
   return (
@@ -28,7 +28,13 @@ export function LocationPage() {
         <p className="muted small">{t('lead.location')}</p>
         {query.data ? (
           <>
-            {query.data.city && <p className="small">{t('city.country', { country: query.data.city.country_name })}</p>}
+            {query.data.city && (
+              <p className="small">
+                {t('city.country', {
+                  country: countryName(query.data.city.country_code, query.data.city.country_name, i18n.language),
+                })}
+              </p>
+            )}
             <LocationForm id={id} self={self} data={query.data} />
           </>
         ) : (
@@ -92,7 +98,10 @@ function ListingItem({ id, listing }: { id: number; listing: ListingView }) {
         <strong>
           <Link to={`/escorts/${listing.city.country_slug}/${listing.city.slug}`}>{listing.city.name}</Link>
         </strong>
-        <span className="muted"> · {listing.city.country_name}</span>
+        <span className="muted">
+          {' · '}
+          {countryName(listing.city.country_code, listing.city.country_name, i18n.language)}
+        </span>
       </div>
       <p className="small">
         {listing.kind === 'home' ? t('listings.home') : t('listings.additional')}
