@@ -21,6 +21,7 @@ import { backend, createScratchDatabase } from '../../test/helpers';
 import { deleteAccount } from '../account/account.service';
 import { currentUser, findAccount, login, logout, register } from './identity.service';
 import { changePassword } from './recovery.service';
+import { requestMobilePin } from './verification.service';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PASSWORD = 'correct horse battery';
@@ -30,6 +31,7 @@ let ctx: AppContext;
 let dataDir: string;
 let drop: (() => Promise<void>) | undefined;
 const mails: MailMessage[] = [];
+const texts: Array<{ to: string; text: string }> = [];
 const errors: unknown[] = [];
 /** A job's or a script's logger. */
 const log = { error: (...args: unknown[]) => void errors.push(args) };
@@ -47,7 +49,11 @@ beforeAll(async () => {
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   });
   runtime = await openRuntime(env, { inMemory: true });
-  ctx = { ...runtime.ctx, mailer: { send: async (m) => void mails.push(m), close: async () => {} } };
+  ctx = {
+    ...runtime.ctx,
+    mailer: { send: async (m) => void mails.push(m), close: async () => {} },
+    sms: { send: async (m) => void texts.push(m) },
+  };
 });
 afterAll(async () => {
   await runtime.close();
@@ -112,6 +118,16 @@ describe('auth services called without HTTP', () => {
     const left = await ctx.db.select().from(sessions).where(eq(sessions.accountId, id));
     expect(left.map((s) => s.id)).toEqual([hashToken(created.session.token)]);
     expect(errors).toEqual([]);
+  });
+
+  it('texts the PIN in the language of the account', async () => {
+    const { answer } = await register(ctx, { body: newUser(), client, language: 'de', log });
+    const { path: pinPath } = await requestMobilePin(ctx, answer.data.user_id, '+491701234567');
+    expect(pinPath).toMatch(/^\/verify\/pin\/\d+\.[A-Za-z0-9_-]+$/);
+    expect(texts.at(-1)).toEqual({
+      to: '+491701234567',
+      text: expect.stringMatching(/^Dein Bestätigungscode ist \d{6}\. Er ist 10 Minuten gültig\.$/),
+    });
   });
 
   it('sends an admin home, never to the completion screen (0007)', async () => {

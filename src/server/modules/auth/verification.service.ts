@@ -4,9 +4,10 @@ import { notification, type NotificationPayload } from '#shared/api/errors.ts';
 import { msg } from '#shared/api/messages.ts';
 import type { AppContext } from '../../context';
 import { unauthenticated, ValidationError } from '../../lib/errors';
+import { translator } from '../../lib/i18n';
 import type { SessionUser } from '../../plugins/session';
 import * as repo from './auth.repo';
-import { deliver, type Log, mails } from './emails';
+import { deliver, type Log, mailLanguage, mails } from './emails';
 import { LIMITS, reserve, resetLimit } from './limits';
 import { INVALID_LINK, isLive, issueLink, tokenOfLink } from './one-time-links';
 import { endAccessInto } from './session.service';
@@ -88,7 +89,12 @@ export async function requestMobilePin(
       expiresAt: new Date(now.getTime() + TOKEN_TTL_MS.mobile_pin),
     });
   });
-  await ctx.sms.send({ to: mobile, text: `Your verification code is ${pin}. It is valid for 10 minutes.` });
+  // Written in the account's language, like its mails.
+  const account = await repo.findAccountById(ctx.db, accountId);
+  const language = mailLanguage(account?.language ?? 'en');
+  const t = translator(language, 'messages');
+  const minutes = Math.round(TOKEN_TTL_MS.mobile_pin / 60_000);
+  await ctx.sms.send({ to: mobile, text: t('auth.smsPin', { pin, minutes }) });
   const ref = `${row.id}.${nonce}`;
   return { ref, path: `/verify/pin/${ref}` };
 }
