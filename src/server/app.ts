@@ -13,6 +13,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
+import { msg } from '#shared/api/messages.ts';
 import { callLanguage, translateBody } from './lib/message-i18n';
 import { etagOf, sendAnswer, type Answer } from './lib/answer-cache';
 import { RedisRateLimiter } from './lib/rate-limiter';
@@ -151,9 +152,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   sameOriginPlugin(app);
   await app.register(sessionPlugin, { ctx });
   // Error and notice texts in the language of the page that called (docs/decisions/0009).
-  app.addHook('preSerialization', async (request, _reply, payload) =>
-    request.url.startsWith('/api/') ? translateBody(payload, callLanguage(request)) : payload,
-  );
+  // Every JSON body's message, title and field errors in the caller's language (API answers and the
+  // {message} of a 404 elsewhere alike); HTML pages are strings and pass untouched.
+  app.addHook('preSerialization', async (request, _reply, payload) => translateBody(payload, callLanguage(request)));
 
   await registerApiDocs(app, ctx.buildId);
   await app.register(
@@ -221,14 +222,14 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
   app.setNotFoundHandler(async (request, reply) => {
     const moved = legacyRedirect(request.url);
     if (moved) return reply.redirect(moved, 301);
-    return reply.code(404).send({ message: 'Not found.' });
+    return reply.code(404).send({ message: msg('errors.notFound') });
   });
   // Pages are a route (not the not-found handler) so that route hooks, compression first, apply to them.
   app.get('/*', async (request, reply) => {
     const url = request.url;
     const moved = legacyRedirect(url);
     if (moved) return reply.redirect(moved, 301);
-    if (notPage(url)) return reply.code(404).send({ message: 'Not found.' });
+    if (notPage(url)) return reply.code(404).send({ message: msg('errors.notFound') });
     // Every other path is a client route; the SPA shows page-not-found for unknown ones. Public
     // pages arrive with their head and first HTML already rendered, for search engines and previews.
     // A signed-in user's page speaks her saved language unless the URL names one (0605): made for her,

@@ -1,7 +1,7 @@
 import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChunkLoadError } from '#client/lib/lazy-with-retry.ts';
-import { escapeHtml, notify } from '#client/lib/dialogs.ts';
+import { notify } from '#client/lib/dialogs.ts';
 
 interface Props {
   /** Changing it (the path) clears a shown error, so navigating away recovers. */
@@ -38,9 +38,11 @@ function SectionError({ error }: { error: Error }) {
     // Spec section 8: "Loading chunk {n} failed" with the failure type and address, in a dialog that can retry.
     void notify({
       title: t('errors.chunkTitle'),
-      message: escapeHtml(
-        t('errors.chunkFailed', { chunk: chunk.chunk, type: t(`errors.chunkType.${chunk.type}`), url: chunk.url }),
-      ),
+      message: t('errors.chunkFailed', {
+        chunk: chunk.chunk,
+        type: t(`errors.chunkType.${chunk.type}`),
+        url: chunk.url,
+      }),
       icon: 'error',
       ok: t('errors.retry'),
       cancel: t('dialog.close'),

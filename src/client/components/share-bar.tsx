@@ -3,7 +3,7 @@
 // once the bar is on screen: a visitor who never scrolls to it sends nothing to a third party.
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { escapeHtml, notify } from '#client/lib/dialogs.ts';
+import { notify } from '#client/lib/dialogs.ts';
 import {
   compactCount,
   copyText,
@@ -95,7 +95,7 @@ export function ShareBar({ url, title }: { url: string; title: string }) {
     const ok = await copyText(url);
     void notify({
       title: ok ? t('share.copiedTitle') : t('share.copyFailedTitle'),
-      message: escapeHtml(ok ? t('share.copied') : t('share.copyFailed')),
+      message: ok ? t('share.copied') : t('share.copyFailed'),
       icon: ok ? 'success' : 'error',
       ok: t('common:dialog.ok'),
     });

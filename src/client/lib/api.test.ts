@@ -50,12 +50,13 @@ describe('api error catalogue', () => {
     expect(navigate).toHaveBeenCalledWith('/page-not-found', { replace: true });
   });
 
-  it('shows the message of a 403 or 429 as an error notice, escaped', async () => {
+  it('shows the message of a 403 or 429 as an error notice, as plain text', async () => {
     respond(json(429, { message: 'Too many <requests>.' }));
     await expect(api('/auth/login', { method: 'POST', body: {} })).rejects.toMatchObject({ status: 429 });
     const notice = dialogStore.get().notification?.options;
     expect(notice?.icon).toBe('error');
-    expect(notice?.message).toBe('Too many &lt;requests&gt;.');
+    expect(notice?.message).toBe('Too many <requests>.');
+    expect(notice?.html).toBeFalsy();
   });
 
   it('raises the notification dialog for a type notification body and still returns it', async () => {
@@ -63,6 +64,15 @@ describe('api error catalogue', () => {
     respond(json(200, body));
     await expect(api('/update', { method: 'POST', body: {} })).resolves.toEqual(body);
     expect(dialogStore.get().notification?.options).toMatchObject({ message: '<b>Saved</b>', path: '/countries' });
+    // Not marked as HTML: the dialog shows the tags as text.
+    expect(dialogStore.get().notification?.options.html).toBeFalsy();
+  });
+
+  it('passes on a notification the server marked as HTML', async () => {
+    const body = { type: 'notification', message: '<b>Saved</b>', html: true };
+    respond(json(200, body));
+    await api('/update', { method: 'POST', body: {} });
+    expect(dialogStore.get().notification?.options).toMatchObject({ message: '<b>Saved</b>', html: true });
   });
 
   it('sends JSON under /api with the page query and same-origin credentials', async () => {

@@ -6,7 +6,7 @@
 import { API_BASE, CSRF_COOKIE, CSRF_HEADER } from '#shared/constants.ts';
 import type { MessageBody, NotificationBody, ValidationErrorBody } from '#shared/api/errors.ts';
 import { readCookie } from './cookies';
-import { escapeHtml, notify, openLoginModal, showValidationErrors } from './dialogs';
+import { notify, openLoginModal, showValidationErrors } from './dialogs';
 import { i18n } from './i18n';
 import { loading } from './loading';
 import { goToNotFound } from './navigation';
@@ -126,7 +126,7 @@ export function report(error: ApiError, handled: number[] = []): void {
     case 429:
       void notify({
         title: t('common:dialog.errorTitle'),
-        message: escapeHtml(error.message),
+        message: error.message,
         icon: 'error',
         ok: t('common:dialog.ok'),
       });
@@ -139,7 +139,7 @@ export function report(error: ApiError, handled: number[] = []): void {
       ? t('common:errors.network')
       : error.status >= 500 || !messageOf(error.body)
         ? t('common:errors.generic')
-        : escapeHtml(error.message);
+        : error.message;
   void notify({ title: t('common:dialog.errorTitle'), message, icon: 'error', ok: t('common:dialog.ok') });
 }
 
@@ -147,6 +147,7 @@ function raiseNotification(body: NotificationBody): Promise<boolean> {
   return notify({
     title: body.title,
     message: body.message,
+    html: body.html,
     icon: body.icon,
     ok: i18n.t('common:dialog.ok'),
     path: body.path,

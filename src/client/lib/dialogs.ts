@@ -9,8 +9,10 @@ export type NotificationIcon = NonNullable<NotificationBody['icon']>;
 export interface NotificationOptions {
   /** Defaults to the generic notification title. */
   title?: string;
-  /** HTML is allowed (spec); escape plain text with escapeHtml first. */
+  /** Plain text, shown as text: React escapes it. */
   message: string;
+  /** The message is HTML from our own server (spec: "message (HTML allowed)"), marked so by the server. */
+  html?: boolean;
   icon?: NotificationIcon;
   /** Each button is shown only when it has a text. */
   ok?: string;
@@ -95,11 +97,4 @@ export function openLoginModal(): void {
 
 export function closeLoginModal(): void {
   dialogStore.set((s) => ({ ...s, login: false }));
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 }

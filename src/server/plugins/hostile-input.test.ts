@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { controlCharactersMessage, MAX_ID } from '#shared/api/fields.ts';
+import { MAX_ID } from '#shared/api/fields.ts';
+
+const controlCharactersMessage = (label: string) => `${label} may not contain control characters.`;
 import { buildApp } from '../app';
 import { createAdvertiser, createSession, seedGeo } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/helpers';
@@ -46,12 +48,14 @@ describe('a NUL byte in a text field', () => {
     expect422(
       await post('/api/auth/login', { login: 'a\u0000b', password: 'x' }),
       'login',
-      controlCharactersMessage('Login'),
+      // Named as the sign-in form labels it.
+      controlCharactersMessage('Email or username'),
     );
     expect422(
       await post('/api/auth/connect', { login: 'a\u0000b', password: 'x' }, true),
       'login',
-      controlCharactersMessage('Login'),
+      // Named as the sign-in form labels it.
+      controlCharactersMessage('Email or username'),
     );
   });
 

@@ -4,6 +4,8 @@
 // here (uploads keep the whole request limit); connections are capped in all and per address.
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { msg } from '#shared/api/messages.ts';
+import { translateKey } from '../lib/message-i18n';
 
 export interface HttpLimits {
   /** A connection with no traffic at all is closed after this. */
@@ -45,7 +47,8 @@ export function serverOptions(l: HttpLimits) {
   };
 }
 
-const TOO_SLOW = JSON.stringify({ message: 'The request took too long.' });
+// Written to the socket before any request is read: English, the one language there is no doubt about.
+const tooSlow = () => JSON.stringify({ message: translateKey(msg('errors.tooSlow'), 'en') });
 
 export function applyHttpLimits(app: FastifyInstance, l: HttpLimits, behindProxy: boolean): void {
   app.server.maxConnections = l.maxConnections;
@@ -77,10 +80,10 @@ export function applyHttpLimits(app: FastifyInstance, l: HttpLimits, behindProxy
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(408, {
           'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(TOO_SLOW),
+          'content-length': Buffer.byteLength(tooSlow()),
           connection: 'close',
         });
-        reply.raw.end(TOO_SLOW);
+        reply.raw.end(tooSlow());
       }
       request.raw.destroy();
     }, l.bodyMs);

@@ -5,6 +5,7 @@
 // on JSON bodies (auth/guards.ts). Server-to-server calls (payment webhooks) send neither header.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors';
+import { msg } from '#shared/api/messages.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -17,7 +18,7 @@ function hostOf(url: string): string | null {
   }
 }
 
-export const crossSiteRefused = () => new AppError(403, 'cross_site', 'Cross-site requests are not allowed.');
+export const crossSiteRefused = () => new AppError(403, 'cross_site', msg('errors.crossSite'));
 
 /** Throws 403 when the browser says another site made this request. */
 export function refuseCrossSite(request: FastifyRequest): void {

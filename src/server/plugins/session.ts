@@ -8,6 +8,7 @@ import { accounts, sessions } from '../db/schema';
 import { forbidden, unauthenticated } from '../lib/errors';
 import type { AppContext } from '../context';
 import { CSRF_HEADER } from '#shared/constants.ts';
+import { msg } from '#shared/api/messages.ts';
 
 export interface SessionUser {
   id: number;
@@ -82,7 +83,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCon
 export function requireCsrf(request: FastifyRequest): void {
   const sent = request.headers[CSRF_HEADER];
   if (!request.user || typeof sent !== 'string' || !timingSafeEqual(sent, request.user.csrfToken)) {
-    throw forbidden('Your session token is missing or expired. Please reload the page.');
+    throw forbidden(msg('errors.sessionToken'));
   }
 }
 

@@ -1,6 +1,6 @@
 // The wire format of errors (spec section 8) shared by server and client.
 import { z } from 'zod';
-import type { Message } from './messages.ts';
+import { messageText, msg, type Message } from './messages.ts';
 // People's sentences instead of Zod's defaults, wherever a shared schema is parsed.
 import './zod-messages.ts';
 
@@ -15,9 +15,11 @@ export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
 export const MessageBody = z.object({ message: z.string() });
 export type MessageBody = z.infer<typeof MessageBody>;
 
-export const VALIDATION_MESSAGE = 'Please check what you entered.';
+/** The heading of every 422. */
+export const VALIDATION_MESSAGE = msg('errors.checkInput');
 
-export const blankMessage = (label: string) => `${label} can't be blank!`;
+/** A schema's own "{label} can't be blank!", for a field whose label is not its name. */
+export const blankMessage = (label: string) => messageText('auth:errors.blank', { label });
 
 /**
  * A response of type notification raises a notice in the client (spec section 7).
@@ -27,6 +29,8 @@ export const NotificationBody = z.object({
   type: z.literal('notification'),
   title: z.string().optional(),
   message: z.string(),
+  /** The message is HTML written by our own server; without this flag it is plain text. */
+  html: z.boolean().optional(),
   icon: z.enum(['success', 'error', 'warning', 'info']).optional(),
   path: z.string().optional(),
   reload: z.boolean().optional(),

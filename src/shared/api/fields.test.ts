@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coercedId, id, MAX_ID, requiredString, text } from './fields';
+import { messageText } from './messages';
 
 describe('shared field builders', () => {
   it('bound ids to PostgreSQL integers', () => {
@@ -15,7 +16,9 @@ describe('shared field builders', () => {
   it('refuse control characters in text but keep tab and line breaks', () => {
     const field = text('About', 100);
     for (const c of ['\u0000', '\u0007', '\u001b', '\u007f', '\u000b'])
-      expect(field.safeParse(`a${c}b`).error?.issues[0].message).toBe('About may not contain control characters.');
+      expect(field.safeParse(`a${c}b`).error?.issues[0].message).toBe(
+        messageText('validation.controlCharacters', { label: 'About' }),
+      );
     expect(field.parse('a\tb\r\nc')).toBe('a\tb\r\nc');
     expect(requiredString('Login').safeParse('\u0000').success).toBe(false);
     expect(requiredString('Login').parse('  anna  ')).toBe('anna');

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { blankMessage } from './errors';
 import './zod-messages.ts';
+import { messageText } from './messages';
 
 /** The largest PostgreSQL `integer`, the type of every id column. */
 export const MAX_ID = 2 ** 31 - 1;
@@ -36,16 +37,16 @@ export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F
 // eslint-disable-next-line no-control-regex -- the same class, as a whole-string pattern (JSON Schema `pattern`)
 const WITHOUT_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
 
-export const controlCharactersMessage = (label: string) => `${label} may not contain control characters.`;
+export const controlCharactersMessage = (label: string) => messageText('validation.controlCharacters', { label });
 
 /** Adds the control-character rule to a string schema (for fields with wording of their own). */
 export const withoutControlCharacters = (schema: z.ZodString, label: string) =>
   schema.regex(WITHOUT_CONTROL_CHARACTERS, controlCharactersMessage(label));
 
-const tooLong = (label: string, max: number) => `${label} may not be longer than ${max} characters.`;
+const tooLong = (label: string, max: number) => messageText('validation.maxLength', { label, n: max });
 
 /** Any text field: a string without control characters, at most `max` long, kept as sent. */
-export function text(label: string, max = 1000, typeError = `${label} must be text.`) {
+export function text(label: string, max = 1000, typeError = messageText('validation.text', { label })) {
   return withoutControlCharacters(z.string({ error: () => typeError }), label).max(max, tooLong(label, max));
 }
 
@@ -58,7 +59,7 @@ export function requiredString(label: string, max = 1000) {
 }
 
 export function optionalString(label: string, max = 1000) {
-  return withoutControlCharacters(z.string({ error: () => `${label} must be text.` }), label)
+  return withoutControlCharacters(z.string({ error: () => messageText('validation.text', { label }) }), label)
     .trim()
     .max(max, tooLong(label, max))
     .optional();

@@ -1,8 +1,11 @@
 // Zod's own wording ("Too small: expected number to be >=1", "Invalid discriminator value...") never
-// reaches people (issue 9.8). Every check without a message of its own gets one of these sentences, on
-// the server and in the browser's forms alike; the server translates them by the same templates
-// (src/server/lib/messages/<lang>.json). A schema's own message always wins over these.
+// reaches people (issue 9.8). Every check without a message of its own gets a key of the `messages`
+// catalogue with its values, written as one string (messageText); the server's error handler reads it
+// back and translates it in the caller's language, the browser's forms translate the issue itself
+// (src/client/components/form/issue-message.ts). A schema's own message always wins over these, and is a
+// messageText too (blankMessage, 'validation.slug'...).
 import { z } from 'zod';
+import { messageText, type MessageParams } from './messages.ts';
 
 /** "screen_name" -> "Screen name", "tourFrom" -> "Tour from". */
 export function humanize(field: string): string {
@@ -14,33 +17,33 @@ export function humanize(field: string): string {
   return s ? s[0].toUpperCase() + s.slice(1) : 'Value';
 }
 
-/** The templates, English. {{label}} is the field's name as people read it. */
-export const ZOD_TEMPLATES = {
-  blank: "{{label}} can't be blank!",
-  number: '{{label}} must be a number.',
-  whole: '{{label}} must be a whole number.',
-  text: '{{label}} must be text.',
-  boolean: '{{label}} must be yes or no.',
-  list: '{{label}} must be a list.',
-  group: '{{label}} must be a group of fields.',
-  invalid: '{{label}} is not valid.',
-  choice: '{{label}} is not one of the choices offered.',
-  format: '{{label}} is not in the right format.',
-  email: 'Enter a valid email address.',
-  atLeast: '{{label}} must be at least {{n}}.',
-  moreThan: '{{label}} must be more than {{n}}.',
-  atMost: '{{label}} may be at most {{n}}.',
-  lessThan: '{{label}} must be less than {{n}}.',
-  minLength: '{{label}} must be at least {{n}} characters long.',
-  maxLength: '{{label}} may not be longer than {{n}} characters.',
-  minItems: '{{label}} needs at least {{n}} entries.',
-  maxItems: '{{label}} may have at most {{n}} entries.',
-  unknownField: 'This form has no field "{{field}}".',
-  unreadable: 'The request could not be read.',
+/**
+ * The sentence of each kind of issue: a key of the `messages` catalogue (`validation.*`, in every
+ * language). {{label}} is the field's name as people read it; {{n}} a limit.
+ */
+export const ZOD_KEYS = {
+  blank: 'auth:errors.blank',
+  number: 'validation.number',
+  whole: 'validation.whole',
+  text: 'validation.text',
+  boolean: 'validation.boolean',
+  list: 'validation.list',
+  group: 'validation.group',
+  invalid: 'validation.invalid',
+  choice: 'validation.choice',
+  format: 'auth:errors.format',
+  email: 'auth:errors.email',
+  atLeast: 'validation.atLeast',
+  moreThan: 'validation.moreThan',
+  atMost: 'validation.atMost',
+  lessThan: 'validation.lessThan',
+  minLength: 'validation.minLength',
+  maxLength: 'validation.maxLength',
+  minItems: 'validation.minItems',
+  maxItems: 'validation.maxItems',
+  unknownField: 'validation.unknownField',
+  unreadable: 'errors.unreadable',
 } as const;
-
-const fill = (template: string, values: Record<string, string | number>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => String(values[k] ?? ''));
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -48,8 +51,8 @@ export function zodIssueMessage(issue: Issue): string {
   const path = (issue.path ?? []).filter((p): p is string => typeof p === 'string');
   const atRoot = path.length === 0;
   const label = humanize(path.at(-1) ?? '');
-  const say = (template: string, values: Record<string, string | number> = {}) => fill(template, { label, ...values });
-  const T = ZOD_TEMPLATES;
+  const say = (key: string, values: MessageParams = {}) => messageText(key, { label, ...values });
+  const T = ZOD_KEYS;
   switch (issue.code) {
     case 'invalid_type': {
       if (atRoot) return T.unreadable;
@@ -80,7 +83,7 @@ export function zodIssueMessage(issue: Issue): string {
     case 'invalid_format':
       return issue.format === 'email' ? T.email : say(T.format);
     case 'unrecognized_keys':
-      return fill(T.unknownField, { field: issue.keys.join('", "') });
+      return messageText(T.unknownField, { field: issue.keys.join('", "') });
     case 'not_multiple_of':
       return say(issue.origin === 'number' ? T.whole : T.invalid);
     default:

@@ -4,12 +4,13 @@ import { z } from 'zod';
 import { requiredString } from '../api/fields';
 import { LANGUAGES } from '../constants';
 import { emailField, newPasswordField, passwordField, usernameField } from './auth';
+import { messageText } from '../api/messages';
 
 /** Spec section 5: international format starting with +. Spaces, dots, dashes and brackets are dropped. */
 export const mobileField = (label = 'Mobile') =>
   requiredString(label, 40)
     .transform((v) => v.replace(/[\s().-]/g, ''))
-    .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, `${label} must be in international format starting with +.`));
+    .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, messageText('edit:errors.phone', { label })));
 
 export const ChangeEmailBody = z.strictObject({
   email: emailField('Email'),
@@ -31,7 +32,7 @@ export type ChangeUsernameBody = z.infer<typeof ChangeUsernameBody>;
 
 /** The menu's language switcher saves the choice on the account (spec section 1: the user's language). */
 export const ChangeLanguageBody = z.strictObject({
-  language: z.enum(LANGUAGES, { error: () => 'Language is not one of the choices.' }),
+  language: z.enum(LANGUAGES, { error: () => messageText('validation.languageChoice') }),
 });
 export type ChangeLanguageBody = z.infer<typeof ChangeLanguageBody>;
 

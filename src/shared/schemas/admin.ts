@@ -6,6 +6,7 @@ import { blankMessage } from '../api/errors';
 import { id, optionalString, requiredString, text } from '../api/fields';
 import { DECLINE_REASONS, FEEDBACK_REASONS } from '../constants';
 import { MEDIA_TYPES, Picture } from './media';
+import { messageText } from '../api/messages';
 
 export const ADMIN_PAGE_SIZE = 20;
 
@@ -220,7 +221,7 @@ export const AuditLogBody = z.strictObject({
     .string()
     .trim()
     .max(60)
-    .regex(/^[a-z_.]*$/i, 'Action: letters, dots and underscores only.')
+    .regex(/^[a-z_.]*$/i, messageText('validation.actionChars'))
     .optional(),
   actor_id: id().optional(),
   target_user_id: id().optional(),

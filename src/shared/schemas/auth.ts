@@ -6,6 +6,7 @@ import { blankMessage, MessageBody, NotificationBody, ValidationErrorBody } from
 import { coercedId, requiredString, text } from '../api/fields';
 import { MIN_AGE, PIN_LENGTH } from '../constants';
 import { ageOn, isCalendarDate } from '../rules/date-of-birth.ts';
+import { messageText } from '../api/messages';
 
 export const PASSWORD_MIN = 8;
 /** ASVS 2.1.2 allows at least 64; the cap keeps argon2 work bounded. */
@@ -22,25 +23,25 @@ export function passwordField(label: string, max = 1024) {
 export function newPasswordField(label = 'Password') {
   return text(label, PASSWORD_MAX, blankMessage(label))
     .min(1, blankMessage(label))
-    .min(PASSWORD_MIN, `${label} must be at least ${PASSWORD_MIN} characters.`);
+    .min(PASSWORD_MIN, messageText('auth:errors.tooShort', { label, count: PASSWORD_MIN }));
 }
 
 export const emailField = (label = 'Email') =>
   requiredString(label, 254)
     .toLowerCase()
-    .pipe(z.email({ error: 'Enter a valid email address.' }));
+    .pipe(z.email({ error: messageText('auth:errors.email') }));
 
 export const usernameField = (label = 'Username') =>
   requiredString(label, USERNAME_MAX)
-    .min(USERNAME_MIN, `${label} must be at least ${USERNAME_MIN} characters.`)
-    .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, `${label} may only contain letters, digits, dots, hyphens and underscores.`);
+    .min(USERNAME_MIN, messageText('auth:errors.tooShort', { label, count: USERNAME_MIN }))
+    .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, messageText('auth:errors.usernameChars'));
 
 export const dateOfBirthField = (label = 'Date of birth') =>
   requiredString(label, 10)
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD).`)
-    .refine(isCalendarDate, { error: `${label} must be a valid date.`, abort: true })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, messageText('validation.dateFormat', { label }))
+    .refine(isCalendarDate, { error: messageText('auth:errors.dateInvalid', { label }), abort: true })
     .refine((v) => ageOn(v, new Date()) >= MIN_AGE, {
-      error: `You must be at least ${MIN_AGE} years old to register.`,
+      error: messageText('auth:errors.tooYoung', { age: MIN_AGE }),
     });
 
 export const RegisterBody = z.strictObject({
@@ -48,7 +49,7 @@ export const RegisterBody = z.strictObject({
   username: usernameField(),
   password: newPasswordField(),
   date_of_birth: dateOfBirthField(),
-  terms: z.literal(true, { error: () => 'You must accept the terms and conditions.' }),
+  terms: z.literal(true, { error: () => messageText('validation.terms') }),
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
@@ -61,11 +62,11 @@ export type LoginBody = z.infer<typeof LoginBody>;
 
 /** The secret part of a link or a PIN reference: base64url characters only. */
 const linkSecret = (label: string) =>
-  requiredString(label, 200).regex(/^[A-Za-z0-9_.-]+$/, 'This link is invalid or has expired.');
+  requiredString(label, 200).regex(/^[A-Za-z0-9_.-]+$/, messageText('validation.linkInvalid'));
 
 export const PinField = requiredString('PIN', PIN_LENGTH).regex(
   new RegExp(`^\\d{${PIN_LENGTH}}$`),
-  `The PIN has ${PIN_LENGTH} digits.`,
+  messageText('validation.pinDigits', { n: PIN_LENGTH }),
 );
 
 /**
@@ -81,7 +82,7 @@ export type VerifyBody = z.infer<typeof VerifyBody>;
 export const ForgotPasswordBody = z.strictObject({ email: emailField() });
 export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
 
-const tokenId = coercedId('This link is invalid or has expired.');
+const tokenId = coercedId(messageText('validation.linkInvalid'));
 
 /** /recover/{id}/{hash}: the link of the forgot-password mail. */
 export const RecoverBody = z.strictObject({ id: tokenId, hash: linkSecret('Hash') });

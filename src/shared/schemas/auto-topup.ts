@@ -3,6 +3,7 @@
 // the balance, exactly once per slot. Amounts are minor units of `currency`.
 import { z } from 'zod';
 import { id } from '../api/fields';
+import { messageText } from '../api/messages';
 
 /** ISO weekdays: 1 = Monday ... 7 = Sunday. */
 export const Weekday = z.number().int().min(1).max(7);
@@ -20,9 +21,9 @@ export const SetTimerBody = z.strictObject({
     .array(Weekday)
     .min(1)
     .max(7)
-    .refine((days) => new Set(days).size === days.length, 'Each weekday once.'),
+    .refine((days) => new Set(days).size === days.length, messageText('validation.weekdayOnce')),
   /** Local time in the profile city's time zone, 24-hour HH:MM. */
-  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use HH:MM (00:00 to 23:59).'),
+  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, messageText('validation.timeRange')),
   /** Optional cap on what this timer spends per week (Monday to Sunday, local); null = none. */
   weekly_budget: z.number().int().positive().max(1_000_000_000).nullish(),
   enabled: z.boolean().optional(),

@@ -5,6 +5,8 @@ import { coercedId, withoutControlCharacters } from '../api/fields';
 
 // In constants.ts (no Zod): the profile's comment box counts with it, in the first route's code.
 import { COMMENT_MAX_CHARS } from '../constants';
+import { messageText } from '../api/messages';
+import { blankMessage } from '../api/errors';
 export { COMMENT_MAX_CHARS };
 export const COMMENTS_PAGE_SIZE = 20;
 
@@ -16,10 +18,10 @@ export const CommentIdParams = z.object({
 });
 
 export const CommentBody = z.object({
-  body: withoutControlCharacters(z.string({ error: () => "Comment can't be blank!" }), 'Comment')
+  body: withoutControlCharacters(z.string({ error: () => blankMessage('Comment') }), 'Comment')
     .trim()
-    .min(1, "Comment can't be blank!")
-    .max(COMMENT_MAX_CHARS, `Comment may have at most ${COMMENT_MAX_CHARS} characters.`),
+    .min(1, blankMessage('Comment'))
+    .max(COMMENT_MAX_CHARS, messageText('validation.commentMax', { n: COMMENT_MAX_CHARS })),
 });
 export type CommentBody = z.infer<typeof CommentBody>;
 

@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { id, text, withoutControlCharacters } from '../api/fields';
 import { CATEGORIES, FEEDBACK_REASONS, SEARCH_MIN_CHARS, SLUG_PATTERN } from '../constants';
 import { Picture } from './media';
+import { messageText } from '../api/messages';
+import { blankMessage } from '../api/errors';
 
-const slug = z.string().regex(SLUG_PATTERN, 'Use lowercase letters and hyphens only.');
+const slug = z.string().regex(SLUG_PATTERN, messageText('validation.slug'));
 
 export const DirectoryFilter = z.object({
   category: z.enum(CATEGORIES).default('escorts'),
@@ -70,9 +72,9 @@ export const CountriesResponse = z.object({ data: z.array(CountryCount) });
 export const CountriesQuery = z.strictObject({ category: z.enum(CATEGORIES).default('escorts') });
 
 export const SearchBody = z.object({
-  q: withoutControlCharacters(z.string({ error: () => "Search can't be blank!" }), 'Search')
+  q: withoutControlCharacters(z.string({ error: () => blankMessage('Search') }), 'Search')
     .trim()
-    .min(SEARCH_MIN_CHARS, `Search needs at least ${SEARCH_MIN_CHARS} characters.`)
+    .min(SEARCH_MIN_CHARS, messageText('validation.searchMin', { n: SEARCH_MIN_CHARS }))
     .max(100),
 });
 
@@ -130,7 +132,7 @@ export const ProfileResponse = z.object({ profile: Profile });
 /** The report form (setFeedback's `data`): the client's form and the server read the same fields. */
 export const FeedbackData = z.object({
   profile_id: id().optional(),
-  reason: z.enum(FEEDBACK_REASONS, { error: () => "Reason can't be blank!" }),
+  reason: z.enum(FEEDBACK_REASONS, { error: () => blankMessage('Reason') }),
   message: withoutControlCharacters(z.string(), 'Message').trim().max(2000).optional(),
   contact: withoutControlCharacters(z.string(), 'Contact').trim().max(200).optional(),
 });
@@ -145,11 +147,11 @@ export const ImpressionsBody = z.object({
 
 export const NearbyBody = z.object({
   lat: z
-    .number({ error: () => "Latitude can't be blank!" })
+    .number({ error: () => blankMessage('Latitude') })
     .min(-90)
     .max(90),
   lng: z
-    .number({ error: () => "Longitude can't be blank!" })
+    .number({ error: () => blankMessage('Longitude') })
     .min(-180)
     .max(180),
   category: z.enum(CATEGORIES).default('escorts'),

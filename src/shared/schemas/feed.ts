@@ -3,13 +3,14 @@
 import { z } from 'zod';
 import { Picture } from './media';
 import { ProfileItem } from './directory';
+import { messageText } from '../api/messages';
 
 export const FEED_KINDS = ['profiles', 'photos', 'tours'] as const;
 export type FeedKind = (typeof FEED_KINDS)[number];
 export const FEED_PAGE_SIZE = 12;
 
 export const FeedParams = z.strictObject({
-  kind: z.enum(FEED_KINDS, { error: () => 'Feed is not one of the choices.' }),
+  kind: z.enum(FEED_KINDS, { error: () => messageText('validation.feedChoice') }),
 });
 
 export const FeedEntry = z.object({

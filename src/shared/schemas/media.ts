@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { coercedId, id } from '../api/fields';
 import { GALLERY_MAX } from '../constants';
+import { messageText } from '../api/messages';
+import { blankMessage } from '../api/errors';
 
 export const PHOTO_TYPES = ['avatar', 'gallery', 'portrait'] as const;
 export type PhotoType = (typeof PHOTO_TYPES)[number];
@@ -38,14 +40,14 @@ export const UploadPhotoQuery = z.strictObject({ id: coercedId().optional() });
 export const VideoProgressParams = z.object({ id: coercedId() });
 
 export const DeleteMediaBody = z.strictObject({
-  id: id("Media can't be blank!"),
+  id: id(blankMessage('Media')),
 });
 export type DeleteMediaBody = z.infer<typeof DeleteMediaBody>;
 
 export const GalleryOrderBody = z.strictObject({
   gallery: z
-    .array(z.number().int().positive(), { error: () => "Gallery can't be blank!" })
-    .max(GALLERY_MAX, `The gallery holds up to ${GALLERY_MAX} photos.`),
+    .array(z.number().int().positive(), { error: () => blankMessage('Gallery') })
+    .max(GALLERY_MAX, messageText('validation.galleryMax', { n: GALLERY_MAX })),
 });
 export type GalleryOrderBody = z.infer<typeof GalleryOrderBody>;
 

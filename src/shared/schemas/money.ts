@@ -9,6 +9,7 @@
 // with 422 before it is read.
 import { z } from 'zod';
 import { coercedId, text, withoutControlCharacters } from '../api/fields';
+import { messageText } from '../api/messages';
 
 /** What can be bought (DESIGN.md "Money"): prices live in the `products` table, editable by admins. */
 export const PRODUCT_CODES = ['standard_topup', 'additional_location'] as const;
@@ -35,7 +36,7 @@ export const IdempotencyKey = z
   .string()
   .min(8)
   .max(100)
-  .regex(/^[A-Za-z0-9_-]+$/, 'Use letters, digits, - and _ only.');
+  .regex(/^[A-Za-z0-9_-]+$/, messageText('validation.referenceChars'));
 const isoDate = z.iso.date();
 
 // ---------------------------------------------------------------- products
@@ -348,7 +349,7 @@ export const AdjustBalanceBody = z.strictObject({
     .int()
     .min(-1_000_000_000)
     .max(1_000_000_000)
-    .refine((v) => v !== 0, 'The amount may not be zero.'),
+    .refine((v) => v !== 0, messageText('validation.amountNotZero')),
   reason: withoutControlCharacters(z.string(), 'Reason').trim().min(3).max(500),
   idempotency_key: IdempotencyKey,
 });

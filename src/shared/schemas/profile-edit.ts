@@ -25,32 +25,33 @@ import {
   SCREEN_NAME_MIN,
   SPOKEN_LANGUAGES,
 } from '../rules/profile-fields';
+import { messageText } from '../api/messages';
 
 /** Items a complete profile needs (server: profile-derive's missingFields). */
 export const REQUIRED_FIELDS = ['screenName', 'heading', 'gender', 'cityId', 'phone', 'about', 'avatar'] as const;
 export type RequiredField = (typeof REQUIRED_FIELDS)[number];
 
 // English messages for the 422 bodies; `params.i18n` names the browser's translation (form kit).
-export const SCREEN_NAME_MESSAGE = 'Screen name must be a name only, with no links, phone numbers or slogans.';
-export const PHONE_MESSAGE = 'Phone must be in international format starting with +.';
-export const HEADING_LINE_MESSAGE = 'Ad heading must be one line.';
-export const TOUR_ORDER_MESSAGE = 'The tour cannot end before it starts.';
-export const UNIQUE_MESSAGE = 'Each entry may be chosen once.';
+export const SCREEN_NAME_MESSAGE = messageText('edit:errors.screenName', { label: 'Screen name' });
+export const PHONE_MESSAGE = messageText('edit:errors.phone', { label: 'Phone' });
+export const HEADING_LINE_MESSAGE = messageText('edit:errors.oneLine', { label: 'Ad heading' });
+export const TOUR_ORDER_MESSAGE = messageText('edit:errors.tourOrder');
+export const UNIQUE_MESSAGE = messageText('validation.uniqueEntries');
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
-  z.enum(values, { error: () => `${label} is not one of the choices.` });
+  z.enum(values, { error: () => messageText('validation.choice', { label }) });
 
 const uniqueList = <T extends z.ZodType<string>>(item: T, max: number, label: string) =>
   z
-    .array(item, { error: () => `${label} must be a list.` })
-    .max(max, `${label} may hold at most ${max} entries.`)
+    .array(item, { error: () => messageText('validation.list', { label }) })
+    .max(max, messageText('validation.maxItems', { label, n: max }))
     .refine((list) => new Set(list).size === list.length, { message: UNIQUE_MESSAGE });
 
 // ---------------------------------------------------------------- sections
 
 export const ScreenNameSection = z.strictObject({
   screen_name: requiredString('Screen name', SCREEN_NAME_MAX)
-    .min(SCREEN_NAME_MIN, `Screen name must be at least ${SCREEN_NAME_MIN} characters.`)
+    .min(SCREEN_NAME_MIN, messageText('auth:errors.tooShort', { label: 'Screen name', count: SCREEN_NAME_MIN }))
     .refine(isNameOnly, { message: SCREEN_NAME_MESSAGE, params: { i18n: 'edit:errors.screenName' } }),
 });
 
@@ -99,11 +100,17 @@ export const LocationSection = z.strictObject({
 
 // Refinements rather than .int()/.min()/.max(): their issues name the browser's sentence (params.i18n).
 const price = z
-  .number({ error: () => 'Rates must be whole amounts.' })
-  .refine(Number.isInteger, { message: 'Rates must be whole amounts.', params: { i18n: 'edit:errors.wholeAmount' } })
-  .refine((v) => v >= 0, { message: 'Rates cannot be negative.', params: { i18n: 'edit:errors.negative' } })
+  .number({ error: () => messageText('edit:errors.wholeAmount', { label: 'Rates' }) })
+  .refine(Number.isInteger, {
+    message: messageText('edit:errors.wholeAmount', { label: 'Rates' }),
+    params: { i18n: 'edit:errors.wholeAmount' },
+  })
+  .refine((v) => v >= 0, {
+    message: messageText('edit:errors.negative', { label: 'Rates' }),
+    params: { i18n: 'edit:errors.negative' },
+  })
   .refine((v) => v <= RATE_MAX, {
-    message: `Rates may not be above ${RATE_MAX}.`,
+    message: messageText('edit:errors.tooHigh', { label: 'Rates', max: RATE_MAX }),
     params: { i18n: 'edit:errors.tooHigh', max: RATE_MAX },
   })
   .nullable();
@@ -122,7 +129,7 @@ export const RatesSection = z.strictObject({
   outcall: rateTable(RATE_KEYS.outcall),
 });
 
-const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Times are written HH:MM.');
+const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, messageText('validation.timesFormat'));
 const slot = z.strictObject({ from: time, until: time }).nullable();
 
 /** Hours per weekday (Monday to Sunday); null = not available. An `until` before `from` runs past midnight. */
@@ -138,7 +145,7 @@ export const AvailabilitySection = z.strictObject({
 const linkValue = (label: string) =>
   text(label, LINK_MAX)
     .trim()
-    .refine((v) => !/\s/.test(v), { message: `${label} may not contain spaces.` });
+    .refine((v) => !/\s/.test(v), { message: messageText('validation.noSpaces', { label }) });
 const linkGroup = <K extends readonly string[]>(keys: K, label: string) =>
   z.strictObject(
     Object.fromEntries(keys.map((k) => [k, linkValue(label).optional()])) as unknown as Record<
@@ -196,7 +203,7 @@ export const UpdateBody = z.discriminatedUnion(
     AvailabilitySection.extend({ section: z.literal('availability'), ...target }),
     LinksSection.extend({ section: z.literal('links'), ...target }),
   ],
-  { error: () => `Section must be one of: ${UPDATE_SECTIONS.join(', ')}.` },
+  { error: () => messageText('validation.sectionChoice', { list: UPDATE_SECTIONS.join(', ') }) },
 );
 export type UpdateBody = z.infer<typeof UpdateBody>;
 
@@ -222,13 +229,15 @@ export const SetAttributeBody = z.discriminatedUnion(
     CommentsSection.extend({ attribute: z.literal('comments') }),
     DominatrixSection.extend({ attribute: z.literal('dominatrix') }),
   ],
-  { error: () => `Attribute must be one of: ${ATTRIBUTES.join(', ')}.` },
+  { error: () => messageText('validation.attributeChoice', { list: ATTRIBUTES.join(', ') }) },
 );
 export type SetAttributeBody = z.infer<typeof SetAttributeBody>;
 
 /** POST /edit/getAttribute/{id}. */
 export const GetAttributeBody = z.strictObject({
-  attribute: z.enum(ATTRIBUTES, { error: () => `Attribute must be one of: ${ATTRIBUTES.join(', ')}.` }),
+  attribute: z.enum(ATTRIBUTES, {
+    error: () => messageText('validation.attributeChoice', { list: ATTRIBUTES.join(', ') }),
+  }),
 });
 
 export const AttributeResponse = z.object({
@@ -337,14 +346,14 @@ export const FindCitiesQuery = z.strictObject({
   q: text('Search', 80).trim().min(1, blankMessage('Search')),
   country: z
     .string()
-    .regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.')
+    .regex(/^[A-Za-z]{2}$/, messageText('validation.countryCode'))
     .transform((v) => v.toUpperCase())
     .optional(),
 });
 export const CitiesResponse = z.object({ data: z.array(CityRef.extend({ population: z.number() })) });
 export type CitiesResponse = z.infer<typeof CitiesResponse>;
 
-const isoDate = z.iso.date('Dates are written YYYY-MM-DD.');
+const isoDate = z.iso.date(messageText('validation.isoDate'));
 
 /**
  * POST /edit/setTourDates/{id}: the dates of one additional location. Spec section 5: a tour location may

@@ -40,9 +40,14 @@ export function NotificationDialog() {
         ) : null
       }
     >
-      {/* The message may carry HTML from our own server (spec: "message (HTML allowed)"). */}
+      {/* Plain text unless the server marked its message as HTML (spec: "message (HTML allowed)"); its values
+          are escaped by the server then (src/server/lib/message-i18n.ts). */}
       <DialogDescription asChild>
-        <div className="dialog__message" dangerouslySetInnerHTML={{ __html: options?.message ?? '' }} />
+        {options?.html ? (
+          <div className="dialog__message" dangerouslySetInnerHTML={{ __html: options.message }} />
+        ) : (
+          <div className="dialog__message">{options?.message}</div>
+        )}
       </DialogDescription>
       {(options?.ok || options?.cancel) && (
         <div className="dialog__actions">

@@ -1,7 +1,9 @@
-// A Zod issue as a translated sentence. The shared schemas carry English messages for the server's
-// 422 bodies; the browser shows the same rule in the page's language, chosen from the issue itself.
+// A Zod issue as a translated sentence. The shared schemas carry catalogue keys as messages (messageText)
+// for the server's 422 bodies; the browser shows the same rule in the page's language, chosen from the
+// issue itself, or from that key.
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
+import { parseMessageText } from '#shared/api/messages.ts';
 import { MIN_AGE } from '#shared/constants.ts';
 import { ageOn, isCalendarDate } from '#shared/rules/date-of-birth.ts';
 
@@ -47,8 +49,16 @@ export function issueMessage(t: TFunction, issue: Issue, field: string, label: s
           ? t('auth:errors.tooYoung', { age: MIN_AGE })
           : t('auth:errors.dateInvalid', { label });
       }
-      return issue.message;
+      return keyed(t, issue.message, label);
     default:
-      return issue.message;
+      return keyed(t, issue.message, label);
   }
+}
+
+/** A schema's own message: a catalogue key with its values (messageText), said with this form's label. */
+function keyed(t: TFunction, text: string, label: string): string {
+  const message = parseMessageText(text);
+  if (!message) return text;
+  const key = message.key.includes(':') ? message.key : `messages:${message.key}`;
+  return String(t(key, { ...message.params, label }));
 }

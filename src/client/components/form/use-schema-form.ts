@@ -66,7 +66,8 @@ export function useSchemaForm<In extends FieldValues, Out>(
   schema: z.ZodType<Out, In>,
   { labels, defaultValues, ...options }: SchemaFormOptions<In>,
 ): SchemaForm<In, Out> {
-  const { t } = useTranslation('auth');
+  // `messages` holds the sentences of the schemas' own rules (issue-message.ts).
+  const { t } = useTranslation(['auth', 'messages']);
   const form = useForm<In, unknown, Out>({
     ...options,
     defaultValues: defaultValues as DefaultValues<In>,

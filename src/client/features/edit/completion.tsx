@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { SECTION_OF_REQUIRED } from '#shared/rules/edit-sections.ts';
 import { REQUIRED_FIELDS, type RequiredField, type UpdateData } from '#shared/schemas/profile-edit.ts';
 import { AvatarCard, useMediaState } from '#client/features/media/index.ts';
-import { escapeHtml, notify } from '#client/lib/dialogs.ts';
+import { notify } from '#client/lib/dialogs.ts';
 import { useRefreshProfile } from './api';
 import {
   AboutForm,
@@ -45,7 +45,7 @@ export function CompletionWalk({ id, self, data }: { id: number; self: boolean; 
     TOLD.add(id);
     void notify({
       title: t('complete.dialogTitle'),
-      message: escapeHtml(t('complete.message')),
+      message: t('complete.message'),
       icon: 'info',
       ok: t('common:dialog.ok'),
     });

@@ -2,7 +2,7 @@
 // AVATAR_CHANGE_MAX_POSITION a change needs a top-up first ("Topup Required", to the cart with a
 // standard top-up in it).
 import { TOPUP_CART_PATH } from '#shared/constants.ts';
-import { confirm, escapeHtml, notify } from '#client/lib/dialogs.ts';
+import { confirm, notify } from '#client/lib/dialogs.ts';
 import { i18n } from '#client/lib/i18n.ts';
 
 const t = (key: string, values?: Record<string, unknown>) => i18n.t(`media:${key}`, values);
@@ -10,7 +10,7 @@ const t = (key: string, values?: Record<string, unknown>) => i18n.t(`media:${key
 export function showTopupRequired(message: string): Promise<boolean> {
   return notify({
     title: t('topup.title'),
-    message: escapeHtml(message),
+    message,
     icon: 'warning',
     ok: t('topup.button'),
     cancel: t('cancel'),

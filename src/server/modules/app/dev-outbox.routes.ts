@@ -5,10 +5,9 @@ import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { escapeHtml } from '../../lib/html';
 import { outboxDir } from '../../lib/mailer';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+import { msg } from '#shared/api/messages.ts';
 
 const linkify = (text: string) =>
   escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
@@ -48,7 +47,7 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     { schema: { params: z.object({ file: z.string().regex(FILE) }) } },
     async (req, reply) => {
       const data = await fs.readFile(path.join(dir, req.params.file)).catch(() => null);
-      if (!data) return reply.code(404).send({ message: 'Not found.' });
+      if (!data) return reply.code(404).send({ message: msg('errors.notFound') });
       const type = req.params.file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
       return reply.type(type).header('cache-control', 'no-store').send(data);
     },

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
 import * as repo from './comments.repo';
+import { msg } from '#shared/api/messages.ts';
 
 const moderates = (viewer: SessionUser | null, profileId: number) =>
   !!viewer && (viewer.id === profileId || viewer.role === 'admin');
@@ -12,7 +13,7 @@ const moderates = (viewer: SessionUser | null, profileId: number) =>
 /** The profile, when the viewer may see it: listed, or the viewer is its owner or an admin. */
 async function visibleTarget(ctx: AppContext, profileId: number, viewer: SessionUser | null) {
   const target = await repo.findTarget(ctx.db, profileId);
-  if (!target || (!target.listed && !moderates(viewer, profileId))) throw notFound('Profile not found.');
+  if (!target || (!target.listed && !moderates(viewer, profileId))) throw notFound(msg('directory.profileNotFound'));
   return target;
 }
 
@@ -53,16 +54,15 @@ export async function listComments(
 
 export async function postComment(ctx: AppContext, profileId: number, viewer: SessionUser, body: string) {
   const target = await visibleTarget(ctx, profileId, viewer);
-  if (!target.comments_enabled) throw forbidden('Comments are turned off for this profile.');
+  if (!target.comments_enabled) throw forbidden(msg('comments.off'));
   const row = await repo.insertComment(ctx.db, { profileId, authorId: viewer.id, body, now: ctx.now() });
   return { data: present(row, viewer) };
 }
 
 export async function deleteComment(ctx: AppContext, commentId: number, viewer: SessionUser) {
   const comment = await repo.findComment(ctx.db, commentId);
-  if (!comment) throw notFound('Comment not found.');
-  if (!moderates(viewer, comment.profile_id))
-    throw forbidden('Only the profile owner or an admin can delete this comment.');
-  if (!(await repo.deleteComment(ctx.db, commentId, ctx.now()))) throw notFound('Comment not found.');
+  if (!comment) throw notFound(msg('comments.notFound'));
+  if (!moderates(viewer, comment.profile_id)) throw forbidden(msg('comments.deleteForbidden'));
+  if (!(await repo.deleteComment(ctx.db, commentId, ctx.now()))) throw notFound(msg('comments.notFound'));
   return { data: { id: commentId, deleted: true as const } };
 }

@@ -24,6 +24,7 @@ import { directoryVersion } from './directory.version';
 import * as repo from './directory.repo';
 import { localizeProfile, presentItem, presentProfile } from './directory.presenter';
 import { nameLanguage, namesInCountry, namesOfCities, namesOfListings, namesOfProfileCities } from '../geo/city-names';
+import { msg } from '#shared/api/messages.ts';
 
 // Every key starts with the directory version (directory.cache.ts, docs/decisions/0700): nothing here is
 // ever older than the last write; the expiry only bounds the memory. One set of caches per app context.
@@ -63,12 +64,12 @@ export const refreshSearchWords = (db: Db) => repo.refreshSearchWords(db);
 async function resolveScope(ctx: AppContext, filter: DirectoryFilter, v: string) {
   const { countries, cities } = cachesOf(ctx);
   const country = await countries.get(`${v}|${filter.country}`, () => repo.findCountryBySlug(ctx.db, filter.country));
-  if (!country) throw notFound('Unknown country.');
+  if (!country) throw notFound(msg('directory.unknownCountry'));
   const placeSlug = filter.place;
   const place = placeSlug
     ? await cities.get(`${v}|${country.code}|${placeSlug}`, () => repo.findCityBySlug(ctx.db, country.code, placeSlug))
     : null;
-  if (filter.place && !place) throw notFound('Unknown place.');
+  if (filter.place && !place) throw notFound(msg('directory.unknownPlace'));
   return { country, place };
 }
 
@@ -180,7 +181,7 @@ export async function getProfile(
   const row = await repo.findProfile(ctx.db, by);
   const canEdit = !!row && !!viewer && (viewer.id === row.user_id || viewer.role === 'admin');
   // Unlisted profiles (hidden, flagged, incomplete) exist only for their owner and admins.
-  if (!row || (!row.listed && !canEdit)) throw notFound('Profile not found.');
+  if (!row || (!row.listed && !canEdit)) throw notFound(msg('directory.profileNotFound'));
   const [gallery, tours] = await Promise.all([
     repo.findGallery(ctx.db, row.user_id),
     repo.findTours(ctx.db, row.user_id, ctx.now()),
@@ -327,7 +328,7 @@ export async function recordImpressions(ctx: AppContext, impressions: Record<str
 
 /** Counted once per visitor, profile and day (0808); a repeat is answered alike and counts nothing. */
 export async function recordPhoneReveal(ctx: AppContext, profileId: number, visitor: Visitor) {
-  if (!(await repo.isListedProfile(ctx.db, profileId))) throw notFound('Profile not found.');
+  if (!(await repo.isListedProfile(ctx.db, profileId))) throw notFound(msg('directory.profileNotFound'));
   const day = today(ctx);
   if (await countsToday(ctx, 'reveal', profileId, visitor, day)) {
     await repo.bumpDailyStat(ctx.db, 'phone_reveals', [profileId], day);
@@ -369,8 +370,8 @@ export async function submitFeedback(ctx: AppContext, data: z.infer<typeof Feedb
     // The app's clock: the admin queue orders by age, and tests move that clock.
     createdAt: ctx.now(),
   });
-  if (!id) throw notFound('Profile not found.');
-  return notification(urgent ? 'Thank you. Our team reviews safety reports first.' : 'Thank you for your feedback.', {
+  if (!id) throw notFound(msg('directory.profileNotFound'));
+  return notification(urgent ? msg('directory.safetyThanks') : msg('directory.feedbackThanks'), {
     icon: 'success',
   });
 }

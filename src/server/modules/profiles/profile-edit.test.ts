@@ -135,7 +135,7 @@ describe('validation rules (spec section 5), each with its text, and nothing cha
       'an unknown currency',
       { section: 'rates', currency: 'XXX', incall: {}, outcall: {} },
       'currency',
-      'Currency is not one of the choices.',
+      'Currency is not one of the choices offered.',
     ],
     [
       'a negative rate',
@@ -147,7 +147,7 @@ describe('validation rules (spec section 5), each with its text, and nothing cha
       'a rate with cents',
       { section: 'rates', currency: 'EUR', incall: {}, outcall: { dinner: 10.5 } },
       'outcall.dinner',
-      'Rates must be whole amounts.',
+      'Rates: whole amounts only.',
     ],
     [
       'a rate field that does not exist',
@@ -176,7 +176,7 @@ describe('validation rules (spec section 5), each with its text, and nothing cha
         personality: ['friendly', 'outgoing', 'shy', 'playful', 'elegant', 'intelligent', 'calm', 'funny', 'caring'],
       },
       'personality',
-      'Personality may hold at most 8 entries.',
+      'Personality may have at most 8 entries.',
     ],
     [
       'a link with spaces',
@@ -212,9 +212,7 @@ describe('validation rules (spec section 5), each with its text, and nothing cha
       payload: { section: 'phone', phone: '0201234' },
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors.phone).toEqual([
-      'Die Telefonnummer muss im internationalen Format mit + am Anfang stehen.',
-    ]);
+    expect(res.json().errors.phone).toEqual(['Telefon muss im internationalen Format mit + am Anfang stehen.']);
   });
 
   it('accepts real names and stores the phone formatted', async () => {

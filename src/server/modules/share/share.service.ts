@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { ValidationError } from '../../lib/errors';
 import { TtlCache } from '../../lib/ttl-cache';
 import { trustedHost } from '../seo/seo.service';
+import { msg } from '#shared/api/messages.ts';
 
 const caches = new WeakMap<AppContext, TtlCache<number | null>>();
 
@@ -13,11 +14,11 @@ export function profileAddress(ctx: AppContext, url: string, host: string | unde
   try {
     u = new URL(url);
   } catch {
-    throw ValidationError.field('url', 'This is not the address of a profile here.');
+    throw ValidationError.field('url', msg('share.notProfileUrl'));
   }
   const ours = ctx.env.PUBLIC_URL ? new URL(ctx.env.PUBLIC_URL).host : trustedHost(ctx, host);
   if (!/^https?:$/.test(u.protocol) || u.host !== ours || !/^\/profile\/\d{1,10}$/.test(u.pathname) || u.search)
-    throw ValidationError.field('url', 'This is not the address of a profile here.');
+    throw ValidationError.field('url', msg('share.notProfileUrl'));
   return `${u.protocol}//${u.host}${u.pathname}`;
 }
 
