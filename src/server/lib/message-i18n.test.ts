@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdvertiser, createSession, seedGeo } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/helpers';
-import { translateMessage } from './message-i18n';
+import { translateBody, translateKey } from './message-i18n';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -50,20 +50,41 @@ describe('server messages in the language of the page', () => {
     expect(res.json().profile.screen_name).toBe('Not found.');
   });
 
-  it('fills the wait of a rate limit and keeps unknown sentences in English', () => {
-    expect(translateMessage('Too many attempts. Please try again in 5 minutes.', 'de')).toBe(
+  it('fills the wait of a rate limit in the plural form of the language, and leaves other strings alone', () => {
+    expect(translateKey({ key: 'auth.tooManyAttemptsIn', params: { count: 5 } }, 'de')).toBe(
       'Zu viele Versuche. Bitte versuche es in 5 Minuten noch einmal.',
     );
-    expect(translateMessage('Too many attempts. Please try again in 1 minute.', 'es')).toBe(
+    expect(translateKey({ key: 'auth.tooManyAttemptsIn', params: { count: 1 } }, 'es')).toBe(
       'Demasiados intentos. Inténtalo de nuevo en 1 minuto.',
     );
-    expect(translateMessage('A sentence nobody translated.', 'de')).toBe('A sentence nobody translated.');
+    // No table of English sentences any more: a plain string is data, whatever it says.
+    expect(translateBody({ message: 'Not found.' }, 'de')).toEqual({ message: 'Not found.' });
+  });
+
+  it('escapes values only in a notification marked as HTML', () => {
+    const body = (html?: boolean) => ({
+      type: 'notification',
+      message: { key: 'admin.verifiedMessage', params: { date: '<b>1 May</b>' } },
+      ...(html ? { html } : {}),
+    });
+    expect((translateBody(body(), 'en') as { message: string }).message).toContain('<b>1 May</b>');
+    expect((translateBody(body(true), 'en') as { message: string }).message).toContain('&lt;b&gt;1 May&lt;/b&gt;');
+  });
+
+  it('names a field in an error as its form does, in the language of the page', () => {
+    const body = {
+      message: { key: 'errors.checkInput' },
+      errors: { phone: [{ key: 'auth:errors.blank', params: { label: 'Phone' } }] },
+    };
+    expect(translateBody(body, 'de')).toEqual({
+      message: 'Bitte prüfe deine Eingaben.',
+      errors: { phone: ['Telefon darf nicht leer sein!'] },
+    });
   });
 });
 
 describe('messages as keys', () => {
   it('translates a Message by its key and values, in the caller language', async () => {
-    const { translateKey } = await import('./message-i18n');
     expect(translateKey({ key: 'errors.notFound' }, 'en')).toBe('Not found.');
     expect(translateKey({ key: 'errors.notFound' }, 'de')).toBe('Nicht gefunden.');
     expect(translateKey({ key: 'errors.notFound' }, 'pt')).toBe('No encontrado.');

@@ -1,73 +1,13 @@
 // Messages the server writes into bodies (422 headings and field errors, {message} of 401/403/404/429,
-// notifications) in the visitor's language. The English sentence is the key, so the code keeps plain
-// English and ./messages/<lang>.json holds the translations; a sentence without one stays English.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// notifications) in the caller's language. They travel through the code as Messages (a key of the shared
+// `messages` catalogue and its values, src/shared/api/messages.ts) and become sentences only here, with
+// the server's i18next instance and the same catalogues as the browser. Any other string is data and
+// passes untouched.
 import type { FastifyRequest } from 'fastify';
 import { isMessage, type Message } from '#shared/api/messages.ts';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
+import { escapeHtml } from './html';
 import { requestLanguage, serverI18n } from './i18n';
-
-const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'messages');
-const tables = new Map<string, Record<string, string>>();
-
-function table(lang: 'de' | 'es'): Record<string, string> {
-  let t = tables.get(lang);
-  if (!t) {
-    t = JSON.parse(fs.readFileSync(path.join(DIR, `${lang}.json`), 'utf8')) as Record<string, string>;
-    tables.set(lang, t);
-  }
-  return t;
-}
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => values[k] ?? '');
-
-export function translateMessage(message: string, lang: Language): string {
-  if (lang === 'en') return message;
-  const t = table(lang === 'de' ? 'de' : 'es'); // pt uses the Spanish texts
-  if (t[message]) return t[message];
-  // Sentences with values ("Too many attempts. Please try again in 5 minutes.", "Age must be at least
-  // 18."): the table's keys with {{placeholders}} are templates, matched as patterns.
-  for (const { pattern, names, key } of templates(lang === 'de' ? 'de' : 'es')) {
-    const m = pattern.exec(message);
-    if (m) return fill(t[key], Object.fromEntries(names.map((name, i) => [name, m[i + 1]])));
-  }
-  return message;
-}
-
-interface Template {
-  pattern: RegExp;
-  names: string[];
-  key: string;
-}
-const compiled = new Map<string, Template[]>();
-
-function templates(lang: 'de' | 'es'): Template[] {
-  let list = compiled.get(lang);
-  if (!list) {
-    list = Object.keys(table(lang))
-      .filter((key) => key.includes('{{'))
-      .map((key) => {
-        const names: string[] = [];
-        const source = key
-          .split(/(\{\{\w+\}\})/)
-          .map((part) => {
-            const name = /^\{\{(\w+)\}\}$/.exec(part)?.[1];
-            if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-            names.push(name);
-            return name === 'count' || name === 'n' ? '(-?[\\d.,]+)' : '(.+?)';
-          })
-          .join('');
-        return { pattern: new RegExp(`^${source}$`), names, key };
-      })
-      // The most specific first: more literal text wins over a looser pattern.
-      .sort((a, b) => b.key.replace(/\{\{\w+\}\}/g, '').length - a.key.replace(/\{\{\w+\}\}/g, '').length);
-    compiled.set(lang, list);
-  }
-  return list;
-}
 
 /** The language of the page that made the call: the SPA says so in `x-language`; else ?lang= or host. */
 export function callLanguage(request: FastifyRequest): Language {
@@ -80,16 +20,15 @@ export function callLanguage(request: FastifyRequest): Language {
 export function translateKey(message: Message, lang: Language, html = false): string {
   // Values are escaped when the text is HTML (a notification marked `html`); plain text is shown as text.
   return String(
-    serverI18n().getFixedT(lang, 'messages')(message.key, { ...message.params, interpolation: { escapeValue: html } }),
+    serverI18n().getFixedT(lang, 'messages')(message.key, {
+      ...message.params,
+      interpolation: { escapeValue: html, escape: escapeHtml },
+    }),
   );
 }
 
 const text = (value: unknown, lang: Language, html = false) =>
-  isMessage(value)
-    ? translateKey(value, lang, html)
-    : typeof value === 'string'
-      ? translateMessage(value, lang)
-      : value;
+  isMessage(value) ? translateKey(value, lang, html) : value;
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
