@@ -52,7 +52,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       // Fastify's own client errors: bad JSON, wrong content type, body too large...
       const message =
         err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? msg('errors.unsupportedType')
+          ? msg('auth.unsupportedType')
           : err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
             ? msg('errors.requestTooLarge')
             : status === 400

@@ -7,13 +7,11 @@ import { isLanguage } from '#shared/rules/language.ts';
 import type { AppContext } from '../../context';
 import { translator } from '../../lib/i18n';
 import type { MailMessage } from '../../lib/mailer';
+import { escapeHtml } from '../../lib/html';
 
 export function publicBase(ctx: AppContext): string {
   return (ctx.env.PUBLIC_URL ?? `http://localhost:${ctx.env.PORT}`).replace(/\/+$/, '');
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** Who a mail is written to: the name it greets and the language stored on the account. */
 export interface Recipient {

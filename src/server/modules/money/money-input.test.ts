@@ -110,5 +110,5 @@ describe('money routes and what a client can send', () => {
     }
     expect(server).toEqual([]);
     expect(await money.ledgerProblems(t.ctx.db)).toEqual([]);
-  });
+  }, 180_000);
 });
