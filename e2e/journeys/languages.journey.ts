@@ -102,7 +102,9 @@ async function expectServerHtml(page: Page, html: string, lang: 'de' | 'es', whe
   // catalogues share the text ("Shop") or the title is the advertiser's own words (a profile).
   // localhost is the loopback address the server listens on (Node may try ::1 for the name).
   const englishUrl = alternates.get('en')!.replace(/&amp;/g, '&').replace('//localhost:', '//127.0.0.1:');
-  const englishHtml = await (await page.request.get(englishUrl)).text();
+  // Asked as a search engine asks, without the browser's session: a signed-in user's own page speaks her
+  // saved language (decision 0605), the English address speaks English to everyone else.
+  const englishHtml = await (await fetch(englishUrl)).text();
   const englishTitle = attr(englishHtml, /<title>([^<]*)<\/title>/);
   assert.equal(attr(englishHtml, /<html lang="([^"]*)"/), 'en', `${where}: the English alternate is English`);
   if (title === englishTitle && where !== 'profile')
@@ -138,7 +140,7 @@ interface Tour {
   lang: 'de' | 'es';
   country: Country;
   accountId: number;
-  /** Check the server's HTML too (false when only the account decides: the server renders by URL). */
+  /** Check the server's HTML too (its alternates and titles; the account's tour checks the display). */
   serverHtml: boolean;
   shot: (step: string) => Promise<string>;
 }
