@@ -160,3 +160,11 @@ export const NearbyBody = z.object({
 export const NearbyPage = DirectoryPage.extend({
   data: z.array(ProfileItem.extend({ distance_km: z.number() })),
 });
+
+/** POST /directory/impressions: how many of the profiles seen were counted (listed ones only). */
+export const ImpressionsResponse = z.object({ counted: z.number() });
+export type ImpressionsResponse = z.infer<typeof ImpressionsResponse>;
+
+/** POST /directory/phoneReveal/{id}: `ok: true`, alike whether this reveal was counted or not (0808). */
+export const PhoneRevealResponse = z.object({ ok: z.boolean() });
+export type PhoneRevealResponse = z.infer<typeof PhoneRevealResponse>;

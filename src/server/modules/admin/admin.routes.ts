@@ -2,7 +2,6 @@
 // read (a visitor gets 401, an advertiser 403). Bodies are the shared schemas of #shared/schemas/admin.ts.
 // Money (products, adjustments, bank transfers) and auto-topup admin calls live in their own modules.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { IdParam } from '#shared/api/fields.ts';
 import {
   AdminSearchBody,
@@ -20,6 +19,7 @@ import {
   ReportsPage,
   ResolveReportBody,
   ResolveReportResponse,
+  ScanDuplicatesResponse,
   VerificationDataBody,
   VerificationDataPage,
   VerifyBody,
@@ -114,11 +114,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => listDuplicates(ctx, req.query.status, req.query.page),
   );
 
-  app.post(
-    '/admin/scanDuplicates',
-    { schema: { response: { 200: z.object({ data: z.object({ found: z.number() }) }) } } },
-    async () => ({ data: { found: await scanDuplicates(ctx) } }),
-  );
+  app.post('/admin/scanDuplicates', { schema: { response: { 200: ScanDuplicatesResponse } } }, async () => ({
+    data: { found: await scanDuplicates(ctx) },
+  }));
 
   app.post(
     '/admin/dismissDuplicate',

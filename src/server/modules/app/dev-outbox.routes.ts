@@ -1,5 +1,8 @@
 // Development only: the mails and texts the outbox holds (<DATA_DIR>/outbox), so a developer can
 // click the verification and reset links. app.ts registers this only when NODE_ENV=development.
+// No response schemas, on purpose: the answers are an HTML page and the outbox's files as stored (bytes,
+// not JSON answers a serializer encodes), outside /api and its OpenAPI document; the only JSON is the
+// {message} of a 404 (docs/decisions/0925).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

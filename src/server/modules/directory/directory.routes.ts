@@ -3,28 +3,39 @@ import { FeedParams } from '#shared/schemas/feed.ts';
 import { feed } from './feed.service';
 import { z } from 'zod';
 import { IdParam } from '#shared/api/fields.ts';
+import { NotificationBody } from '#shared/api/errors.ts';
+import { errorAnswers, NotModified, WRITE_ERRORS } from '#shared/schemas/answers.ts';
 import {
   CountriesQuery,
+  CountriesResponse,
   DirectoryFilter,
+  DirectoryPage,
   FeedbackBody,
   ImpressionsBody,
+  ImpressionsResponse,
+  Navigation,
   NearbyBody,
+  NearbyPage,
   ListPageQuery,
   NearbyPageQuery,
+  PhoneRevealResponse,
+  Profile,
   ProfileName,
+  ProfileResponse,
   SearchBody,
-  type Profile,
 } from '#shared/schemas/directory.ts';
+import { FeedPage } from '#shared/schemas/feed.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { sendAnswer } from '../../lib/answer-cache';
+import { sent } from '../../lib/answers';
 import { requestLanguage } from '../../lib/i18n';
 import { callLanguage } from '../../lib/message-i18n';
 import { nameLanguage } from '../geo/city-names';
 import type { Visitor } from '../../lib/visitor-count';
 import { renderProfileHtml } from '../seo/seo.html';
 import * as service from './directory.service';
-import { answerCache, visitorAnswer, visitorProfile as cachedProfile, type Produced } from './directory.cache';
+import { answerCache, visitorAnswer, visitorProfile as cachedProfile } from './directory.cache';
 
 // ?render=1 adds `view`, the server-rendered HTML of the profile (spec section 7), in the language of
 // ?lang= or the host (docs/decisions/0004). Other query keys are ignored.
@@ -49,17 +60,19 @@ const visitorOf = (req: FastifyRequest): Visitor => ({
 export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   /**
    * A visitor's answer comes from the cache of serialised answers (with ETag and 304), a signed-in
-   * user's is made for her. `key` names everything the answer depends on.
+   * user's is made for her. `key` names everything the answer depends on. The cached bytes bypass the
+   * route's serializer, so they are the answer encoded by the route's own response schema: a visitor gets
+   * the fields a signed-in user gets, and no other.
    */
-  const answer = async <T>(
+  const answer = async <S extends z.ZodType>(
     req: FastifyRequest,
     reply: FastifyReply,
     key: string,
-    make: (v?: string) => Promise<T>,
-    produced: (value: T) => Produced = (value) => ({ value }),
+    schema: S,
+    make: (v?: string) => Promise<z.output<S>>,
   ) => {
     if (req.user) return make();
-    const a = await visitorAnswer(ctx, key, async (v) => produced(await make(v)));
+    const a = await visitorAnswer(ctx, key, async (v) => ({ value: z.encode(schema, await make(v)) }));
     return sendAnswer(answerCache(ctx), req, reply, a);
   };
   const filterKey = (f: DirectoryFilter) => `${f.category}|${f.country}|${f.place ?? ''}`;
@@ -72,35 +85,51 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     return payload;
   });
 
-  app.get('/directory/countries', { schema: { querystring: CountriesQuery } }, async (req, reply) =>
-    answer(req, reply, `countries|${req.query.category ?? 'escorts'}`, () =>
-      service.listCountries(ctx, req.query.category),
-    ),
+  app.get(
+    '/directory/countries',
+    {
+      schema: {
+        querystring: CountriesQuery,
+        response: { 200: CountriesResponse, 304: NotModified, ...errorAnswers(422) },
+      },
+    },
+    async (req, reply) =>
+      answer(req, reply, `countries|${req.query.category ?? 'escorts'}`, CountriesResponse, () =>
+        service.listCountries(ctx, req.query.category),
+      ),
   );
 
-  app.post('/directory/getNavigation', { schema: { body: DirectoryFilter } }, async (req, reply) =>
-    answer(req, reply, `nav|${filterKey(req.body)}|${namesKey(req)}`, (v) =>
-      service.getNavigation(ctx, req.body, v, callLanguage(req)),
-    ),
+  app.post(
+    '/directory/getNavigation',
+    { schema: { body: DirectoryFilter, response: { 200: Navigation, ...WRITE_ERRORS, ...errorAnswers(404) } } },
+    async (req, reply) =>
+      answer(req, reply, `nav|${filterKey(req.body)}|${namesKey(req)}`, Navigation, (v) =>
+        service.getNavigation(ctx, req.body, v, callLanguage(req)),
+      ),
   );
 
   app.post(
     '/directory/getDirectory',
-    { schema: { body: DirectoryFilter, querystring: ListPageQuery } },
+    {
+      schema: {
+        body: DirectoryFilter,
+        querystring: ListPageQuery,
+        response: { 200: DirectoryPage, ...WRITE_ERRORS, ...errorAnswers(404) },
+      },
+    },
     async (req, reply) =>
-      answer(req, reply, `list|${filterKey(req.body)}|${req.query.page}|${namesKey(req)}`, (v) =>
+      answer(req, reply, `list|${filterKey(req.body)}|${req.query.page}|${namesKey(req)}`, DirectoryPage, (v) =>
         service.getDirectory(ctx, req.body, req.query.page, v, callLanguage(req)),
       ),
   );
 
+  // A visitor's profile answer is cached (304 to a matching If-None-Match); a malformed id or name, or a
+  // profile nobody may see, is a 404. The query's keys fall back rather than refuse (no 422).
+  const profileAnswers = { 200: ProfileResponse, 304: NotModified, ...errorAnswers(404) };
+
   app.get(
     '/getProfile/:id',
-    {
-      schema: {
-        params: IdParam,
-        querystring: ProfileQuery,
-      },
-    },
+    { schema: { params: IdParam, querystring: ProfileQuery, response: profileAnswers } },
     async (req, reply) =>
       req.user
         ? {
@@ -118,7 +147,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
 
   app.get(
     '/getProfileByName/:name',
-    { schema: { params: z.object({ name: ProfileName }), querystring: ProfileQuery } },
+    { schema: { params: z.object({ name: ProfileName }), querystring: ProfileQuery, response: profileAnswers } },
     async (req, reply) =>
       req.user
         ? {
@@ -133,7 +162,11 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
         : visitorProfile(req, reply, { name: req.params.name }, true),
   );
 
-  /** A visitor's profile answer from the cache; the view is counted on every read, cached or not. */
+  /**
+   * A visitor's profile answer from the cache; the view is counted on every read, cached or not. The
+   * profile is encoded by the answer's schema before it is cached, as the serializer does for a
+   * signed-in user's.
+   */
   const visitorProfile = async (
     req: FastifyRequest & { query: z.infer<typeof ProfileQuery> },
     reply: FastifyReply,
@@ -145,39 +178,61 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       visitor: countView ? visitorOf(req) : null,
       lang: callLanguage(req),
       rendered,
-      wrap: (p) => withView(p, req),
+      wrap: (p) => z.encode(Profile, withView(p, req)),
     });
     return sendAnswer(answerCache(ctx), req, reply, a);
   };
 
-  app.post('/directory/search', { schema: { body: SearchBody, querystring: ListPageQuery } }, async (req, reply) =>
-    answer(req, reply, `search|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`, (v) =>
-      service.search(ctx, req.body.q, req.query.page, v, callLanguage(req)),
-    ),
+  app.post(
+    '/directory/search',
+    { schema: { body: SearchBody, querystring: ListPageQuery, response: { 200: DirectoryPage, ...WRITE_ERRORS } } },
+    async (req, reply) =>
+      answer(req, reply, `search|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`, DirectoryPage, (v) =>
+        service.search(ctx, req.body.q, req.query.page, v, callLanguage(req)),
+      ),
   );
 
-  app.get('/directory/feed/:kind', { schema: { params: FeedParams, querystring: ListPageQuery } }, async (req) =>
-    feed(ctx, req.params.kind, req.query.page, callLanguage(req)),
+  app.get(
+    '/directory/feed/:kind',
+    {
+      schema: {
+        params: FeedParams,
+        querystring: ListPageQuery,
+        response: { 200: FeedPage, ...errorAnswers(404, 422) },
+      },
+    },
+    async (req) => feed(ctx, req.params.kind, req.query.page, callLanguage(req)),
   );
 
-  app.post('/directory/nearby', { schema: { body: NearbyBody, querystring: NearbyPageQuery } }, async (req, reply) =>
-    answer(req, reply, `nearby|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`, (v) =>
-      service.nearby(ctx, req.body, req.query.page, v, callLanguage(req)),
-    ),
+  app.post(
+    '/directory/nearby',
+    {
+      schema: {
+        body: NearbyBody,
+        querystring: NearbyPageQuery,
+        // 429: too many deep pages waiting at once (docs/decisions/0802).
+        response: { 200: NearbyPage, ...WRITE_ERRORS, ...errorAnswers(429) },
+      },
+    },
+    async (req, reply) =>
+      answer(req, reply, `nearby|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`, NearbyPage, (v) =>
+        service.nearby(ctx, req.body, req.query.page, v, callLanguage(req)),
+      ),
   );
 
   app.post(
     '/directory/impressions',
-    { schema: { body: ImpressionsBody }, config: { rateLimit: { max: 120, timeWindow: '1 minute' } } },
+    {
+      schema: { body: ImpressionsBody, response: { 200: ImpressionsResponse, ...WRITE_ERRORS, ...errorAnswers(429) } },
+      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+    },
     async (req) => service.recordImpressions(ctx, req.body.impressions),
   );
 
   app.post(
     '/directory/phoneReveal/:id',
     {
-      schema: {
-        params: IdParam,
-      },
+      schema: { params: IdParam, response: { 200: PhoneRevealResponse, ...WRITE_ERRORS, ...errorAnswers(404, 429) } },
       // A person reveals a few numbers a minute; the count itself is once per visitor and day (0808).
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
     },
@@ -186,7 +241,11 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
 
   app.post(
     '/directory/setFeedback',
-    { schema: { body: FeedbackBody }, config: { rateLimit: { max: 10, timeWindow: '10 minutes' } } },
-    async (req) => service.submitFeedback(ctx, req.body.data, req.ip),
+    {
+      // 404: the report names a profile that does not exist.
+      schema: { body: FeedbackBody, response: { 200: NotificationBody, ...WRITE_ERRORS, ...errorAnswers(404, 429) } },
+      config: { rateLimit: { max: 10, timeWindow: '10 minutes' } },
+    },
+    async (req) => sent(await service.submitFeedback(ctx, req.body.data, req.ip)),
   );
 };

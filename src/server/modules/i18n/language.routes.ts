@@ -5,7 +5,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isLanguage, textLanguage } from '#shared/rules/language.ts';
+import { errorAnswers, NotModified } from '#shared/schemas/answers.ts';
+import { LanguageResponse } from '#shared/schemas/language.ts';
 import type { AppContext } from '../../context';
+import { sendEncoded } from '../../lib/answers';
 import { notFound } from '../../lib/errors';
 import { readCatalogues } from '../../lib/i18n';
 
@@ -26,7 +29,11 @@ export function languagePayloads(): Map<string, Served> {
     const texts = textLanguage(lang);
     const resources = all[texts] ?? {};
     const version = createHash('sha256').update(JSON.stringify(resources)).digest('hex').slice(0, 16);
-    served.set(lang, { version, body: JSON.stringify({ lang, texts, version, resources }) });
+    // Sent as these bytes, past the route's serializer: encoded here by the same schema.
+    served.set(lang, {
+      version,
+      body: JSON.stringify(z.encode(LanguageResponse, { lang, texts, version, resources })),
+    });
   }
   return served;
 }
@@ -38,6 +45,8 @@ export const languageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       schema: {
         params: z.object({ lang: z.string().max(20) }),
         querystring: z.object({ v: z.string().max(64).optional() }),
+        // 404: a language the site does not speak; 422: a ?v= over 64 characters.
+        response: { 200: LanguageResponse, 304: NotModified, ...errorAnswers(404, 422) },
       },
     },
     async (req, reply) => {
@@ -53,7 +62,7 @@ export const languageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
           : 'public, max-age=300, must-revalidate',
       );
       if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(payload.body);
+      return sendEncoded(reply, payload.body);
     },
   );
 };

@@ -1,5 +1,7 @@
 // GET /api/getLanguage/{lang} and the language saved on the account by the menu's switcher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { LanguageResponse } from '#shared/schemas/language.ts';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 
@@ -21,6 +23,8 @@ describe('GET /api/getLanguage/{lang}', () => {
     expect(body.version).toMatch(/^[0-9a-f]{16}$/);
     expect(body.resources.titles.countries).toBe('Alle Länder');
     expect(body.resources.common.nav.language).toBe('Sprache');
+    // Sent as bytes built once, past the serializer: still exactly what the declared answer names.
+    expect(z.encode(LanguageResponse, body)).toEqual(body);
     expect(res.headers.etag).toBe(`"${body.version}"`);
     expect(res.headers['cache-control']).toContain('must-revalidate');
 

@@ -8,8 +8,13 @@
 //   POST /sandbox-acquirer/v1/invoices/{invoiceId}/simulate-payment   pays a crypto invoice; the signed
 //        webhook goes to /api/payment/webhook/sandbox -> {delivered: <status of that call>}
 // The card number is read here and nowhere else, and never kept.
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+// Each route declares these answers per status below: they are the provider's own, not our API's, so they
+// live here rather than in src/shared/schemas (the client's tokenizer reads them as a third party's,
+// docs/decisions/0921), and the OpenAPI document of /api leaves them out.
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MessageBody } from '#shared/api/errors.ts';
 import { msg } from '#shared/api/messages.ts';
 import type { AppContext } from '../../context';
 import { requestLanguage } from '../../lib/i18n';
@@ -23,6 +28,20 @@ const CardBody = z.strictObject({
   cvc: z.string().max(8),
   name: z.string().max(200).optional(),
 });
+
+/** 200 of /tokens: the token and what may be shown of the card. */
+const CardToken = z.object({
+  id: z.string(),
+  card: z.object({ last4: z.string(), brand: z.string(), exp_month: z.number(), exp_year: z.number() }),
+});
+/** 402 of /tokens: which field the provider refused. */
+const CardRefused = z.object({ error: z.object({ code: z.string(), field: z.string() }) });
+/** 400 and 404 of the challenge and the invoice: the provider's error code. */
+const ProviderError = z.object({ error: z.object({ code: z.string() }) });
+/** The confirmation page (200) and its not-found page (404). */
+const Html = { content: { 'text/html': { schema: z.string() } } };
+/** 303 to the shop's page once the payer answered the challenge. */
+const SeeOther = z.undefined().describe('To the return address of the charge (a path of this site); no body.');
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -38,7 +57,7 @@ function localPath(url: string | null): string {
   }
 }
 
-export const sandboxAcquirerRoutes: FastifyPluginAsync<{ ctx: AppContext; root: () => FastifyInstance }> = async (
+export const sandboxAcquirerRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; root: () => FastifyInstance }> = async (
   app,
   { ctx, root },
 ) => {
@@ -49,7 +68,10 @@ export const sandboxAcquirerRoutes: FastifyPluginAsync<{ ctx: AppContext; root: 
   app.post(
     '/sandbox-acquirer/v1/tokens',
     // Card testing is the first thing a tokenizer is abused for.
-    { config: { rateLimit: { max: 30, timeWindow: '10 minutes' } } },
+    {
+      config: { rateLimit: { max: 30, timeWindow: '10 minutes' } },
+      schema: { response: { 200: CardToken, 402: CardRefused, 429: MessageBody } },
+    },
     async (req, reply) => {
       const parsed = CardBody.safeParse(req.body);
       if (!parsed.success) {
@@ -71,20 +93,23 @@ export const sandboxAcquirerRoutes: FastifyPluginAsync<{ ctx: AppContext; root: 
     },
   );
 
-  app.get<{ Params: { chargeId: string } }>('/sandbox-acquirer/v1/challenge/:chargeId', async (req, reply) => {
-    const charge = await sandbox.chargeById(ctx, req.params.chargeId);
-    const lang = requestLanguage(req);
-    const t = (key: string, params?: Record<string, string | number>) =>
-      escapeHtml(translateKey(msg(key, params), lang));
-    if (!charge)
-      return reply
-        .code(404)
-        .type('text/html; charset=utf-8')
-        .send(`<p>${t('sandbox.challengeUnknown')}</p>`);
-    const format = new Intl.NumberFormat(lang, { style: 'currency', currency: charge.currency });
-    const amount = format.format(charge.amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-    const open = charge.status === 'requires_action';
-    const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
+  app.get<{ Params: { chargeId: string } }>(
+    '/sandbox-acquirer/v1/challenge/:chargeId',
+    { schema: { response: { 200: Html, 404: Html } } },
+    async (req, reply) => {
+      const charge = await sandbox.chargeById(ctx, req.params.chargeId);
+      const lang = requestLanguage(req);
+      const t = (key: string, params?: Record<string, string | number>) =>
+        escapeHtml(translateKey(msg(key, params), lang));
+      if (!charge)
+        return reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .send(`<p>${t('sandbox.challengeUnknown')}</p>`);
+      const format = new Intl.NumberFormat(lang, { style: 'currency', currency: charge.currency });
+      const amount = format.format(charge.amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+      const open = charge.status === 'requires_action';
+      const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${t('sandbox.challengeTitle')}</title>
 <style nonce="${reply.cspNonce.style}">body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#222}
 .badge{display:inline-block;background:#b45309;color:#fff;padding:.2rem .5rem;border-radius:.3rem;font-size:.8rem}
@@ -100,11 +125,13 @@ ${
     : `<p>${t('sandbox.challengeDone')}</p><p><a href="${escapeHtml(localPath(charge.returnUrl))}">${t('sandbox.back')}</a></p>`
 }
 </body></html>`;
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
-  });
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    },
+  );
 
   app.post<{ Params: { chargeId: string }; Body: { outcome?: string } }>(
     '/sandbox-acquirer/v1/challenge/:chargeId',
+    { schema: { response: { 303: SeeOther, 400: ProviderError, 404: ProviderError } } },
     async (req, reply) => {
       const outcome = req.body?.outcome;
       if (outcome !== 'approve' && outcome !== 'fail')
@@ -121,6 +148,7 @@ ${
 
   app.post<{ Params: { invoiceId: string } }>(
     '/sandbox-acquirer/v1/invoices/:invoiceId/simulate-payment',
+    { schema: { response: { 200: z.object({ delivered: z.number() }), 404: ProviderError } } },
     async (req, reply) => {
       try {
         const { body, signature } = await sandbox.simulateInvoicePayment(ctx, req.params.invoiceId);

@@ -1,0 +1,18 @@
+// What a route returns where its texts are not yet what goes out. A notification leaves a service with
+// its texts as Messages (keys of the messages catalogue, #shared/api/messages.ts); app.ts's
+// preSerialization hook (translateBody, ./message-i18n.ts) turns them into the caller's sentences, and
+// only then does the route's response schema (NotificationBody: strings) check the body and drop what it
+// does not name. `sent` says so to the type checker: a type assertion only, in this one place.
+import type { FastifyReply } from 'fastify';
+import type { NotificationBody, NotificationPayload } from '#shared/api/errors.ts';
+
+export const sent = (answer: NotificationPayload): NotificationBody => answer as NotificationBody;
+
+/**
+ * Sends JSON made beforehand (built once, or kept in a cache) as it is: the route's serializer sees only
+ * objects, so whoever made the bytes encoded them by the route's response schema (`z.encode`), as the
+ * serializer would have. Takes the plain reply type, whose send accepts bytes.
+ */
+export function sendEncoded(reply: FastifyReply, json: string | Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
