@@ -20,6 +20,7 @@ import type { AppContext } from '../../context';
 import { requestLanguage } from '../../lib/i18n';
 import { translateKey } from '../../lib/message-i18n';
 import * as sandbox from './sandbox-acquirer.service';
+import { escapeHtml } from '../../lib/html';
 
 const CardBody = z.strictObject({
   number: z.string().max(40),
@@ -42,9 +43,6 @@ const ProviderError = z.object({ error: z.object({ code: z.string() }) });
 const Html = { content: { 'text/html': { schema: z.string() } } };
 /** 303 to the shop's page once the payer answered the challenge. */
 const SeeOther = z.undefined().describe('To the return address of the charge (a path of this site); no body.');
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** Only a path of this site: the challenge never sends a payer elsewhere. */
 function localPath(url: string | null): string {

@@ -18,6 +18,7 @@ import * as directory from '../directory/directory.service';
 import { feed } from '../directory/feed.service';
 import * as repo from './seo.repo';
 import type { PageRenderer } from './seo.html';
+import { escapeHtml } from '../../lib/html';
 
 export const SITEMAP_CHUNK = 10_000;
 
@@ -47,9 +48,8 @@ export function trustedHost(ctx: AppContext, host: string | undefined): string {
   return LOCAL_HOST.test(bare) || names.includes(bare) || names.includes(name) ? value : configured;
 }
 
-const escapeXml = (s: string) =>
-  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
-export const escapeHtml = escapeXml;
+// Sitemaps are XML: the same five entities as HTML.
+const escapeXml = escapeHtml;
 
 export function robots(base: string) {
   return [
