@@ -2,7 +2,8 @@
 // the derived columns, the owner's daily counts and the city picker.
 import { and, between, desc, eq, ilike, like, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { accounts, cities, countries, profiles, profileStatsDaily } from '../../db/schema';
+import { accounts, cities, cityNames, countries, profiles, profileStatsDaily } from '../../db/schema';
+import type { NameLanguage } from '../geo/city-names';
 import { buildSearchText, isComplete, isListed, missingFields, type RequiredProfileField } from './profile-derive';
 
 type Conn = Db | Tx;
@@ -122,17 +123,26 @@ export async function dailyStats(db: Conn, userId: number, from: string, until: 
 export type StatsRow = Awaited<ReturnType<typeof dailyStats>>[number];
 
 /**
- * City picker: names containing the text, or slugs starting with its slug ("zur" finds Zürich); those
- * whose name or slug starts with it first, then big cities first.
+ * City picker: names containing the text (the English name, or the name in `lang` where one is known:
+ * "münch" finds Munich on a German page), or slugs starting with its slug ("zur" finds Zürich); those
+ * whose name or slug starts with it first, then big cities first. Named in `lang` where it has a name.
  */
-export async function findCities(db: Conn, q: string, slug: string, country: string | undefined, limit: number) {
+export async function findCities(
+  db: Conn,
+  q: string,
+  slug: string,
+  country: string | undefined,
+  limit: number,
+  lang: NameLanguage | null,
+) {
   const pattern = q.replace(/[\\%_]/g, (c) => `\\${c}`);
   const bySlug = slug ? like(cities.slug, `${slug}%`) : undefined;
-  const starts = or(ilike(cities.name, `${pattern}%`), bySlug);
+  const named = (p: string) => or(ilike(cities.name, p), lang ? ilike(cityNames.name, p) : undefined);
+  const starts = or(named(`${pattern}%`), bySlug);
   return db
     .select({
       id: cities.id,
-      name: cities.name,
+      name: lang ? sql<string>`coalesce(${cityNames.name}, ${cities.name})` : cities.name,
       slug: cities.slug,
       country_code: cities.countryCode,
       country_name: countries.name,
@@ -141,7 +151,8 @@ export async function findCities(db: Conn, q: string, slug: string, country: str
     })
     .from(cities)
     .innerJoin(countries, eq(countries.code, cities.countryCode))
-    .where(and(or(ilike(cities.name, `%${pattern}%`), bySlug), country ? eq(cities.countryCode, country) : undefined))
+    .leftJoin(cityNames, and(eq(cityNames.cityId, cities.id), eq(cityNames.lang, lang ?? '')))
+    .where(and(or(named(`%${pattern}%`), bySlug), country ? eq(cities.countryCode, country) : undefined))
     .orderBy(desc(sql`(${starts})`), desc(cities.population), cities.name, cities.id)
     .limit(limit);
 }

@@ -19,6 +19,7 @@ import {
   UpdateDataResponse,
 } from '#shared/schemas/profile-edit.ts';
 import type { AppContext } from '../../context';
+import { callLanguage } from '../../lib/message-i18n';
 import { requireUser } from '../../plugins/session';
 import { ownerOf, signedIn } from '../auth/guards';
 import * as service from './profile-edit.service';
@@ -59,7 +60,7 @@ export const profileEditRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
   app.get(
     '/edit/findCities',
     { onRequest: signedIn, schema: { querystring: FindCitiesQuery, response: { 200: CitiesResponse } } },
-    async (req) => ({ data: await service.findCities(ctx, req.query) }),
+    async (req) => ({ data: await service.findCities(ctx, req.query, callLanguage(req)) }),
   );
 
   app.get(

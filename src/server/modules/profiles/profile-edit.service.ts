@@ -4,7 +4,7 @@
 // (complete, listed, search text, the home listing and its country-primary flag), so a saved change is
 // in the directory, search and the /dom lists with the next request.
 import { msg } from '#shared/api/messages.ts';
-import { RATE_KEYS, WEEKDAYS } from '#shared/constants.ts';
+import { RATE_KEYS, WEEKDAYS, type Language } from '#shared/constants.ts';
 import { LINK_KEYS } from '#shared/rules/profile-fields.ts';
 import type {
   Attribute,
@@ -23,6 +23,7 @@ import { writeAudit } from '../../db/audit';
 import { pgErrorCode, type Tx } from '../../db/client';
 import { forbidden, notFound, ValidationError } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
+import { nameLanguage } from '../geo/city-names';
 import { slugify } from '../geo/slug';
 import {
   activeAdditionalIn,
@@ -271,8 +272,16 @@ export async function getOverview(ctx: AppContext, userId: number, days: number)
 export async function findCities(
   ctx: AppContext,
   query: { q: string; country?: string },
+  lang: Language = 'en',
 ): Promise<CitiesResponse['data']> {
-  const rows = await repo.findCities(ctx.db, query.q, slugify(query.q), query.country, CITY_RESULTS);
+  const rows = await repo.findCities(
+    ctx.db,
+    query.q,
+    slugify(query.q),
+    query.country,
+    CITY_RESULTS,
+    nameLanguage(lang),
+  );
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

@@ -3,7 +3,7 @@
 // the three switches of the ad taking effect at once, the overview, the city picker and the listings.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, auditLog, listings, profiles, profileStatsDaily } from '../../db/schema';
+import { accounts, auditLog, cityNames, listings, profiles, profileStatsDaily } from '../../db/schema';
 import { addAdditionalListing } from '../listings/listings.service';
 import { BERLIN, createAdvertiser, createSession, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
@@ -498,6 +498,21 @@ describe('city picker and listings', () => {
     res = await get('/api/edit/findCities?q=%25', session);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual([]);
+  });
+
+  it('finds and names a city in the page language where it has a name there (issue 13)', async () => {
+    const { session } = await newAdvertiser();
+    await t.ctx.db.insert(cityNames).values({ cityId: LONDON.id, lang: 'es', name: 'Londres' }).onConflictDoNothing();
+    const es = (path: string) =>
+      t.app.inject({ method: 'GET', url: path, ...session, headers: { ...session.headers, 'x-language': 'es' } });
+    let res = await es('/api/edit/findCities?q=londr');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data[0]).toMatchObject({ id: LONDON.id, name: 'Londres', slug: 'london' });
+    res = await es('/api/edit/findCities?q=lon');
+    expect(res.json().data[0]).toMatchObject({ id: LONDON.id, name: 'Londres' });
+    // English pages keep the English name, and the Spanish one finds nothing there.
+    expect((await get('/api/edit/findCities?q=lon', session)).json().data[0]).toMatchObject({ name: 'London' });
+    expect((await get('/api/edit/findCities?q=londr', session)).json().data).toEqual([]);
     expect((await get('/api/edit/findCities?q=', session)).statusCode).toBe(422);
     expect((await get('/api/edit/findCities?q=lon', {})).statusCode).toBe(401);
   });
