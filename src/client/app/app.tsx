@@ -10,6 +10,9 @@ import { createAppRouter } from './router';
 /** Exported for the start-up, which seeds it with the answers the server's page carries. */
 export const queryClient = createQueryClient();
 const router = createAppRouter();
+// Answers name cities and countries in the page's language (x-language): after a switch, what is on the
+// screen is asked for again in the new one.
+i18n.on('languageChanged', () => void queryClient.invalidateQueries());
 
 export function App() {
   return (
