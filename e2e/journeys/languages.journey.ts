@@ -215,7 +215,12 @@ async function tour(page: Page, t: Tour) {
   await visit('help', '/help', () => page.getByTestId('help-form').waitFor(), '5-help');
   // The account screen is reachable with an incomplete profile (no completion redirect).
   await visit('account', `/edit/account/${t.accountId}`, () => page.locator('h1').first().waitFor(), '6-account');
-  assert.equal(await page.getByTestId('language-switcher').inputValue(), t.lang);
+  // The switcher names the page's language at once, and the account's once its data is in (auto-waiting).
+  await page.waitForFunction(
+    (lang) => (document.querySelector('[data-testid="language-switcher"]') as HTMLSelectElement | null)?.value === lang,
+    t.lang,
+    { timeout: 10_000 },
+  );
 }
 
 journey(

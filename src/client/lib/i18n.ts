@@ -79,7 +79,9 @@ export async function chooseLanguage(language: Language): Promise<void> {
 
 /** The language the page's URL, choice, host and account make (the switcher's value; pt stays pt). */
 export function displayedLanguage(userLanguage?: string | null): Language {
-  return pickLanguage(window.location, userLanguage, chosenLanguage());
+  // Until the user data arrives, the page's own language stands for the account's: the server rendered a
+  // signed-in page in it (0605), and the switcher must not say English over a Spanish page meanwhile.
+  return pickLanguage(window.location, userLanguage ?? (document.documentElement.lang || null), chosenLanguage());
 }
 
 function syncDocumentLanguage(): void {
