@@ -89,3 +89,15 @@ async function adminQuery(url: string, query: string) {
     await client.end();
   }
 }
+
+/** The stand-in for the built SPA's index.html in tests of server-rendered pages. */
+export const SHELL_HTML =
+  '<!doctype html><html lang="en"><head><title>Directory</title></head><body><div id="root"></div></body></html>';
+
+/** A second app over `t`'s context that serves pages, from a client folder holding only `html` as index.html. */
+export async function buildPagesApp(t: TestApp, html = SHELL_HTML): Promise<FastifyInstance> {
+  const clientDir = path.join(t.dataDir, 'client');
+  fs.mkdirSync(clientDir, { recursive: true });
+  fs.writeFileSync(path.join(clientDir, 'index.html'), html);
+  return buildApp(t.ctx, { serveClient: true, clientDir });
+}

@@ -2,16 +2,13 @@
 // answer, whoever makes it (here plain SQL that knows nothing of any cache, and the admin's flag), is
 // seen by the very next read, through the database's own version counter. Runs on PGlite and PostgreSQL.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { refreshCountryPrimary } from '../listings/listings.service';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/helpers';
+import { createTestApp, type TestApp, buildPagesApp } from '../../test/helpers';
 
 let t: TestApp;
 const ids: Record<string, number> = {};
@@ -207,13 +204,7 @@ describe('the answer cache', () => {
 describe('server-rendered pages', () => {
   let pages: FastifyInstance;
   beforeAll(async () => {
-    const clientDir = path.join(t.dataDir, 'client');
-    fs.mkdirSync(clientDir, { recursive: true });
-    fs.writeFileSync(
-      path.join(clientDir, 'index.html'),
-      '<!doctype html><html lang="en"><head><title>Directory</title></head><body><div id="root"></div></body></html>',
-    );
-    pages = await buildApp(t.ctx, { serveClient: true, clientDir });
+    pages = await buildPagesApp(t);
   });
   afterAll(() => pages.close());
 

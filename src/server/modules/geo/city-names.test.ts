@@ -4,11 +4,10 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app';
 import { queryRows } from '../../db/client';
 import { cities, listings } from '../../db/schema';
 import { BERLIN, createAdvertiser, LONDON, seedGeo } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/helpers';
+import { createTestApp, type TestApp, buildPagesApp } from '../../test/helpers';
 import { refreshCountryPrimary } from '../listings/listings.service';
 import { importCityNames, nameLanguage, PACKAGED_NAMES_FILE } from './city-names';
 
@@ -32,13 +31,7 @@ beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'https://example.test' });
   await seedGeo(t.ctx);
   await t.ctx.db.insert(cities).values(MUNICH);
-  const clientDir = path.join(t.dataDir, 'client');
-  fs.mkdirSync(clientDir);
-  fs.writeFileSync(
-    path.join(clientDir, 'index.html'),
-    '<!doctype html><html lang="en"><head><title>Directory</title></head><body><div id="root"></div></body></html>',
-  );
-  app = await buildApp(t.ctx, { serveClient: true, clientDir });
+  app = await buildPagesApp(t);
   anna = (await createAdvertiser(t.ctx, { screenName: 'Anna Alpen', city: MUNICH, verified: true })).account.id;
   bea = (await createAdvertiser(t.ctx, { screenName: 'Bea Spree', city: BERLIN })).account.id;
   // Anna tours Berlin: her profile names the tour's city.

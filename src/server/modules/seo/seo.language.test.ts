@@ -1,14 +1,11 @@
 // A signed-in user's server-rendered page speaks her saved language (issue 13, docs/decisions/0605),
 // without touching the visitors' cache of pages; on PGlite and PostgreSQL.
-import fs from 'node:fs';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app';
 import { accounts } from '../../db/schema';
 import { BERLIN, createAdvertiser, createSession, seedGeo } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/helpers';
+import { createTestApp, type TestApp, buildPagesApp } from '../../test/helpers';
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -17,13 +14,7 @@ let cookies: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'https://example.test' });
   await seedGeo(t.ctx);
-  const clientDir = path.join(t.dataDir, 'client');
-  fs.mkdirSync(clientDir);
-  fs.writeFileSync(
-    path.join(clientDir, 'index.html'),
-    '<!doctype html><html lang="en"><head><title>Directory</title></head><body><div id="root"></div></body></html>',
-  );
-  app = await buildApp(t.ctx, { serveClient: true, clientDir });
+  app = await buildPagesApp(t);
   await createAdvertiser(t.ctx, { screenName: 'Bea Spree', city: BERLIN });
   const reader = await createAdvertiser(t.ctx, { screenName: 'Sol Reader', listed: false });
   await t.ctx.db.update(accounts).set({ language: 'es' }).where(eq(accounts.id, reader.account.id));

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app';
 import { listings, profiles } from '../../db/schema';
 import { BERLIN, MANCHESTER, createAdvertiser, createSession, seedGeo } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/helpers';
+import { createTestApp, type TestApp, buildPagesApp } from '../../test/helpers';
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -15,13 +12,10 @@ let ids: { anna: number; hidden: number };
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'https://example.test' });
   await seedGeo(t.ctx);
-  const clientDir = path.join(t.dataDir, 'client');
-  fs.mkdirSync(clientDir);
-  fs.writeFileSync(
-    path.join(clientDir, 'index.html'),
+  app = await buildPagesApp(
+    t,
     '<!doctype html><html lang="en"><head><title>Directory</title></head><body><div id="root"></div><noscript>This site needs JavaScript.</noscript></body></html>',
   );
-  app = await buildApp(t.ctx, { serveClient: true, clientDir });
   const anna = await createAdvertiser(t.ctx, { screenName: 'Anna <Rose>', heading: 'Warm & witty', city: BERLIN });
   const hidden = await createAdvertiser(t.ctx, { screenName: 'Hidden Hera', adStatus: 'hidden' });
   ids = { anna: anna.account.id, hidden: hidden.account.id };

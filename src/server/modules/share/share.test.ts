@@ -1,14 +1,11 @@
 // Issue 8, item 11: the Tumblr counter comes through our server, so the CSP names no foreign script
 // host and allows no inline style; signed-in answers are never cached; features are switched off.
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/helpers';
+import { createTestApp, type TestApp, buildPagesApp } from '../../test/helpers';
 
 let t: TestApp;
 let pages: FastifyInstance;
@@ -26,13 +23,10 @@ beforeAll(async () => {
   const port = (tumblr.address() as AddressInfo).port;
   t = await createTestApp({ PUBLIC_URL: 'https://example.test', TUMBLR_STATS_URL: `http://127.0.0.1:${port}/stats` });
   await seedGeo(t.ctx);
-  const clientDir = path.join(t.dataDir, 'client');
-  fs.mkdirSync(clientDir);
-  fs.writeFileSync(
-    path.join(clientDir, 'index.html'),
+  pages = await buildPagesApp(
+    t,
     '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
   );
-  pages = await buildApp(t.ctx, { serveClient: true, clientDir });
 });
 afterAll(async () => {
   await pages.close();
