@@ -11,7 +11,7 @@
 //
 // Data is seeded once and kept: PGlite under $BENCH_DIR (default /tmp/directory-bench), PostgreSQL in
 // database `directory_bench` of $BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -19,6 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { startApp } from '../scripts/app-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -83,33 +84,6 @@ async function prepare(backend: string): Promise<Record<string, string>> {
   return env;
 }
 
-async function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [tsx, 'src/server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return child;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error('server did not start');
-}
-
 interface Case {
   name: string;
   path: string;
@@ -154,7 +128,12 @@ const backends = args.backends!.split(',').filter(Boolean);
 for (const [i, backend] of backends.entries()) {
   const env = await prepare(backend);
   const port = 3900 + i;
-  const server = await startServer(env, port);
+  const server = await startApp({
+    port,
+    env: { ...env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}` },
+    output: 'stderr',
+    healthTimeoutMs: 60_000,
+  });
   try {
     const base = `http://127.0.0.1:${port}`;
     const countries = (await (await fetch(`${base}/api/directory/countries`)).json()) as {
@@ -255,8 +234,7 @@ for (const [i, backend] of backends.entries()) {
       }
     }
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await server.stop();
   }
 }
 

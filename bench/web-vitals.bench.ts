@@ -6,44 +6,15 @@
 //
 //   npm run build && npx tsx bench/web-vitals.bench.ts [--base http://127.0.0.1:3000] [--runs 3]
 // Without --base it starts the built app on a scratch data directory (300 demo profiles).
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
+import { startApp } from '../scripts/app-server';
 
 const { values } = parseArgs({ options: { base: { type: 'string' }, runs: { type: 'string', default: '3' } } });
 const runs = Number(values.runs);
-const root = path.resolve(import.meta.dirname, '..');
-
-async function startServer(): Promise<{ base: string; child: ChildProcess }> {
-  const port = 3900 + Math.floor(Math.random() * 90);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitals-'));
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SEED_PROFILES: '300',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return { base, child };
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill();
-  throw new Error('the app did not start');
-}
 
 interface Vitals {
   lcp: number;
@@ -111,8 +82,13 @@ async function measure(browser: Browser, url: string): Promise<Vitals> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const server = values.base ? null : await startServer();
-const base = values.base ?? server!.base;
+const server = values.base
+  ? null
+  : await startApp({
+      env: { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'vitals-')), SEED_PROFILES: '300' },
+      healthTimeoutMs: 120_000,
+    });
+const base = values.base ?? server!.baseUrl;
 const countries = (await (await fetch(`${base}/api/directory/countries`)).json()) as {
   data: Array<{ slug: string; count: number }>;
 };
@@ -152,4 +128,4 @@ for (const [name, p] of pages) {
   );
 }
 await browser.close();
-server?.child.kill('SIGTERM');
+await server?.stop();
