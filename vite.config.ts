@@ -70,7 +70,7 @@ function versionedChunks(buildId: string): Plugin {
     },
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'build-id.txt', source: `${buildId}\n` });
-      // Tells e2e/run.ts and npm start which kind of build dist/client holds.
+      // Tells the journeys' server (scripts/app-server.ts) and npm start which kind of build dist/client holds.
       if (TEST_HOOKS) this.emitFile({ type: 'asset', fileName: 'test-hooks.txt', source: 'journeys\n' });
     },
   };

@@ -1,10 +1,12 @@
 // Journey 3: a new advertiser. The start-up user data sends an incomplete profile to completion,
 // the menu shows the advertiser's entries, and logout (a CSRF-guarded POST) returns to a visitor.
 import assert from 'node:assert/strict';
-import { journey, PHONE } from '../harness';
+import { PHONE, test } from '../harness';
 import { acknowledge } from './auth-helpers';
 
-journey('advertiser: completion redirect, menu by role, logout', PHONE, async ({ page, baseUrl, screenshot }) => {
+test.use({ viewport: PHONE });
+
+test('advertiser: completion redirect, menu by role, logout @375x812', async ({ page, baseUrl, shot }) => {
   await page.goto(`${baseUrl}/countries`);
   await page.getByTestId('country-list').waitFor();
 
@@ -43,7 +45,7 @@ journey('advertiser: completion redirect, menu by role, logout', PHONE, async ({
   );
   assert.equal(await page.getByRole('link', { name: 'Escort? Join Now' }).count(), 0);
   assert.equal(await page.getByRole('link', { name: 'Admin Panel' }).count(), 0);
-  await screenshot('1-advertiser-menu');
+  await shot('1-advertiser-menu');
 
   await page.getByRole('button', { name: 'Logout' }).click();
   await page.waitForLoadState('load');

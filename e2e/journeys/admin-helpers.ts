@@ -4,13 +4,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SCREENSHOT_DIR } from '../harness';
 import { registerViaApi, type TestAccount } from './auth-helpers';
 import { acceptedNotice } from './directory-helpers';
 
-/** The first start prints the admin's login once (main.ts); the runner keeps the server's output. */
+/** The first start prints the admin's login once (main.ts); e2e/serve.ts keeps the server's output. */
 export function seedAdmin(): { login: string; password: string } {
-  const log = fs.readFileSync(path.join(SCREENSHOT_DIR, 'server.log'), 'utf8');
+  const file = process.env.E2E_SERVER_LOG;
+  assert.ok(file, 'E2E_SERVER_LOG: the admin journeys need the server playwright.config.ts starts');
+  const log = fs.readFileSync(file, 'utf8');
   const login = /login:\s+(\S+)/.exec(log)?.[1];
   const password = /password:\s+(\S+)/.exec(log)?.[1];
   assert.ok(login && password, 'the server printed the admin login on its first start');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { jpegWithGps, videoWithLocation } from '../../src/server/test/media-files';
-import { DESKTOP, journey, PHONE } from '../harness';
+import { DESKTOP, PHONE, test } from '../harness';
 import { call, newAdvertiser, publicFilesOf, signInAsAdmin, upload } from './admin-helpers';
 import { busiestCountry, openList, type ListItem } from './directory-helpers';
 
@@ -19,216 +19,232 @@ async function auditLabels(page: Page, baseUrl: string, userId: number): Promise
 }
 
 for (const viewport of [DESKTOP, PHONE]) {
-  journey('admin: verify one, decline one, approve a video, all in the audit log', viewport, async (ctx) => {
-    const { page, baseUrl, screenshot } = ctx;
-    const browser = page.context().browser()!;
-    const seed = viewport.width;
-    const one = await newAdvertiser(browser, baseUrl, 'verifyok', {
-      complete: true,
-      avatar: await jpegWithGps({ seed: seed + 1 }),
-      viewport,
-    });
-    const two = await newAdvertiser(browser, baseUrl, 'verifyno', {
-      complete: true,
-      avatar: await jpegWithGps({ seed: seed + 2 }),
-      viewport,
-    });
-    await upload(one.page, `/edit/verify/${one.id}`, await jpegWithGps({ seed: seed + 3 }));
-    await upload(two.page, `/edit/verify/${two.id}`, await jpegWithGps({ seed: seed + 4 }));
-    await upload(one.page, `/upload/video/${one.id}`, await videoWithLocation({ seconds: 2 }), 'video/mp4', 'clip.mp4');
-
-    await signInAsAdmin(page, baseUrl);
-    await page.goto(`${baseUrl}/admin/verify`);
-    const cardOne = page.locator('[data-testid^="verification-"]').filter({ hasText: one.username });
-    const cardTwo = page.locator('[data-testid^="verification-"]').filter({ hasText: two.username });
-    await cardOne.waitFor();
-    // The avatar and the private photo ID side by side.
-    await cardOne.getByRole('img', { name: 'Photo ID' }).waitFor();
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll('.admin-compare img')].every((i) => (i as HTMLImageElement).complete),
-    );
-    await screenshot('1-verify-queue');
-    await cardOne.getByRole('button', { name: 'Verify', exact: true }).click();
-    await cardOne.waitFor({ state: 'detached' });
-    await cardTwo.getByLabel('Reason').selectOption('avatar_no_clear_face');
-    await cardTwo.getByRole('button', { name: 'Decline' }).click();
-    await cardTwo.waitFor({ state: 'detached' });
-
-    // Each advertiser sees the decision on their verification screen.
-    await one.page.goto(`${baseUrl}/edit/verify/${one.id}`);
-    await one.page
-      .getByTestId('verify-status')
-      .getByText(/Verified on \d/)
-      .waitFor();
-    await two.page.goto(`${baseUrl}/edit/verify/${two.id}`);
-    const declined = two.page.getByTestId('verify-status');
-    await declined.getByText(/Declined on \d/).waitFor();
-    await declined.getByText('The avatar does not show a clear face.').waitFor();
-
-    // The video, once the worker has converted it, waits in the queue; approved, it is on the profile.
-    const videoCard = page.locator('[data-testid^="video-"]').filter({ hasText: one.screenName });
-    for (let i = 0; i < 20; i++) {
-      await page.goto(`${baseUrl}/admin/videos`);
-      await page.locator('.admin-list, .empty').first().waitFor();
-      if (await videoCard.count()) break;
-      await page.waitForTimeout(2000);
-    }
-    await videoCard.waitFor();
-    await screenshot('2-video-queue');
-    await videoCard.getByRole('button', { name: 'Approve' }).click();
-    await videoCard.waitFor({ state: 'detached' });
-    const visitor = await (await fetch(`${baseUrl}/api/getProfile/${one.id}`)).json();
-    assert.match(String(visitor.profile.video), /^\/media\/v\//, 'the approved video is public');
-    await page.goto(`${baseUrl}/profile/${one.id}`);
-    await page.locator('video').first().waitFor();
-
-    // Every decision is in the audit log, with who and on whom.
-    assert.deepEqual((await auditLabels(page, baseUrl, one.id)).slice(0, 3).sort(), [
-      'Photo ID viewed',
-      'Verification: verified',
-      'Video approved',
-    ]);
-    assert.ok((await auditLabels(page, baseUrl, two.id)).includes('Verification: declined'));
-    await screenshot('3-audit');
-    await one.context.close();
-    await two.context.close();
-  });
-
-  journey('admin: flag a profile, warn a user, resolve a report, all in the audit log', viewport, async (ctx) => {
-    const { page, baseUrl, screenshot, dataDir } = ctx;
-    const browser = page.context().browser()!;
-    await signInAsAdmin(page, baseUrl);
-
-    // Flag: a listed profile of the busiest country's list leaves it, and search, at once.
-    const country = await busiestCountry(page, baseUrl);
-    const listPath = `/escorts/${country.slug}`;
-    const items: ListItem[] = await openList(page, baseUrl, listPath);
-    const target = items[viewport === DESKTOP ? 0 : 1];
-    const inList = async () => {
-      const list = await openList(page, baseUrl, listPath);
-      return list.some((i) => i.id === target.id);
-    };
-    const inSearch = async () =>
-      (await call<{ data: Array<{ id: number }> }>(page, '/directory/search', { q: target.name })).data.some(
-        (p) => p.id === target.id,
+  test.describe(() => {
+    test.use({ viewport });
+    test(`admin: verify one, decline one, approve a video, all in the audit log @${viewport.width}x${viewport.height}`, async ({
+      page,
+      baseUrl,
+      shot,
+    }) => {
+      const browser = page.context().browser()!;
+      const seed = viewport.width;
+      const one = await newAdvertiser(browser, baseUrl, 'verifyok', {
+        complete: true,
+        avatar: await jpegWithGps({ seed: seed + 1 }),
+        viewport,
+      });
+      const two = await newAdvertiser(browser, baseUrl, 'verifyno', {
+        complete: true,
+        avatar: await jpegWithGps({ seed: seed + 2 }),
+        viewport,
+      });
+      await upload(one.page, `/edit/verify/${one.id}`, await jpegWithGps({ seed: seed + 3 }));
+      await upload(two.page, `/edit/verify/${two.id}`, await jpegWithGps({ seed: seed + 4 }));
+      await upload(
+        one.page,
+        `/upload/video/${one.id}`,
+        await videoWithLocation({ seconds: 2 }),
+        'video/mp4',
+        'clip.mp4',
       );
-    assert.equal(await inSearch(), true, 'found by its name before the flag');
 
-    await page.goto(`${baseUrl}/admin/users?q=${target.id}`);
-    await page.getByTestId('user-results').getByRole('button', { name: target.name }).first().click();
-    const modal = page.getByTestId('admin-modal');
-    await modal.getByRole('heading', { name: `Admin - ${target.name}` }).waitFor();
-    await screenshot('4-admin-modal');
-    const flagged = page.waitForResponse((r) => r.url().endsWith('/api/admin/flag') && r.status() === 200);
-    await modal.getByRole('switch', { name: 'Flag' }).click();
-    await flagged;
-    assert.equal(await modal.getByRole('switch', { name: 'Flag' }).isChecked(), true);
-    await modal.locator('.admin-modal__actions').getByRole('button', { name: 'Close' }).click();
-    await modal.waitFor({ state: 'detached' });
-    assert.equal(await inList(), false, 'the flagged profile left its directory page');
-    assert.equal(await inSearch(), false, 'the flagged profile left search');
+      await signInAsAdmin(page, baseUrl);
+      await page.goto(`${baseUrl}/admin/verify`);
+      const cardOne = page.locator('[data-testid^="verification-"]').filter({ hasText: one.username });
+      const cardTwo = page.locator('[data-testid^="verification-"]').filter({ hasText: two.username });
+      await cardOne.waitFor();
+      // The avatar and the private photo ID side by side.
+      await cardOne.getByRole('img', { name: 'Photo ID' }).waitFor();
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.admin-compare img')].every((i) => (i as HTMLImageElement).complete),
+      );
+      await shot('1-verify-queue');
+      await cardOne.getByRole('button', { name: 'Verify', exact: true }).click();
+      await cardOne.waitFor({ state: 'detached' });
+      await cardTwo.getByLabel('Reason').selectOption('avatar_no_clear_face');
+      await cardTwo.getByRole('button', { name: 'Decline' }).click();
+      await cardTwo.waitFor({ state: 'detached' });
 
-    // Warn: every picture of the user is deleted from disk and from the profile.
-    const warned = await newAdvertiser(browser, baseUrl, 'warned', {
-      complete: true,
-      avatar: await jpegWithGps({ seed: viewport.width + 11 }),
-      viewport,
+      // Each advertiser sees the decision on their verification screen.
+      await one.page.goto(`${baseUrl}/edit/verify/${one.id}`);
+      await one.page
+        .getByTestId('verify-status')
+        .getByText(/Verified on \d/)
+        .waitFor();
+      await two.page.goto(`${baseUrl}/edit/verify/${two.id}`);
+      const declined = two.page.getByTestId('verify-status');
+      await declined.getByText(/Declined on \d/).waitFor();
+      await declined.getByText('The avatar does not show a clear face.').waitFor();
+
+      // The video, once the worker has converted it, waits in the queue; approved, it is on the profile.
+      const videoCard = page.locator('[data-testid^="video-"]').filter({ hasText: one.screenName });
+      for (let i = 0; i < 20; i++) {
+        await page.goto(`${baseUrl}/admin/videos`);
+        await page.locator('.admin-list, .empty').first().waitFor();
+        if (await videoCard.count()) break;
+        await page.waitForTimeout(2000);
+      }
+      await videoCard.waitFor();
+      await shot('2-video-queue');
+      await videoCard.getByRole('button', { name: 'Approve' }).click();
+      await videoCard.waitFor({ state: 'detached' });
+      const visitor = await (await fetch(`${baseUrl}/api/getProfile/${one.id}`)).json();
+      assert.match(String(visitor.profile.video), /^\/media\/v\//, 'the approved video is public');
+      await page.goto(`${baseUrl}/profile/${one.id}`);
+      await page.locator('video').first().waitFor();
+
+      // Every decision is in the audit log, with who and on whom.
+      assert.deepEqual((await auditLabels(page, baseUrl, one.id)).slice(0, 3).sort(), [
+        'Photo ID viewed',
+        'Verification: verified',
+        'Video approved',
+      ]);
+      assert.ok((await auditLabels(page, baseUrl, two.id)).includes('Verification: declined'));
+      await shot('3-audit');
+      await one.context.close();
+      await two.context.close();
     });
-    await upload(warned.page, '/upload/photo/gallery', await jpegWithGps({ seed: viewport.width + 12 }));
-    assert.ok(publicFilesOf(dataDir, warned.id).length >= 6, 'the pictures are on disk');
-    await page.goto(`${baseUrl}/admin/users?q=${encodeURIComponent(warned.username)}`);
-    await page.getByTestId('user-results').getByRole('button', { name: warned.screenName }).click();
-    await modal.getByRole('heading', { name: `Admin - ${warned.screenName}` }).waitFor();
-    await modal.getByRole('button', { name: 'Warn…' }).click();
-    const confirmDialog = page.getByTestId('confirm-dialog');
-    await confirmDialog.getByText(/All pictures and videos of .* are deleted for good/).waitFor();
-    await confirmDialog.getByRole('button', { name: 'Delete all media and warn' }).click();
-    await modal.getByText('Warned: 2 pictures and videos deleted.').waitFor();
-    await modal.locator('.admin-modal__actions').getByRole('button', { name: 'Close' }).click();
-    assert.deepEqual(publicFilesOf(dataDir, warned.id), [], 'no file of the user is left on disk');
-    const mine = await call<{ profile: { avatar: unknown; gallery: unknown[] } }>(
-      warned.page,
-      `/getProfile/${warned.id}`,
-    );
-    assert.equal(mine.profile.avatar, null);
-    assert.deepEqual(mine.profile.gallery, []);
-    // The warning reaches them as a notice, on their next visit.
-    await warned.page.goto(`${baseUrl}/edit/${warned.id}`);
-    await warned.page.getByTestId('notices').getByText('Warning from our moderators').waitFor();
 
-    // Money: a bank transfer recorded by the advertiser's reference credits them, once.
-    const { data: bank } = await call<{ data: { reference: string } }>(
-      warned.page,
-      `/payment/getBankDetails/${warned.id}`,
-    );
-    await page.goto(`${baseUrl}/admin/money`);
-    await page.getByLabel('Reference').fill(bank.reference);
-    await page.getByLabel('Amount received (EUR)').fill('25');
-    await page.getByLabel('Bank transaction id').fill(`BANK-${viewport.width}-${warned.id}`);
-    await page.getByRole('button', { name: 'Credit' }).click();
-    await page.getByRole('status').getByText(`Credited. Balance of #${warned.id}: €25.00.`).waitFor();
-    await screenshot('5-money');
-    // A price: saved untouched it stays; changed, the shop's price follows (then it goes back).
-    const topup = page.locator('.admin-product').filter({ hasText: 'Standard top-up' });
-    const price = async () =>
-      (await call<{ data: Array<{ code: string; price: number }> }>(page, '/payment/products')).data.find(
-        (p) => p.code === 'standard_topup',
-      )!.price;
-    const before = await price();
-    // Listen before clicking: a fast answer would otherwise arrive before the wait began.
-    await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith('/api/admin/products') && r.status() === 200),
-      topup.getByRole('button', { name: 'Save' }).click(),
-    ]);
-    assert.equal(await price(), before);
-    await topup.getByLabel('Price (EUR)').fill('6,50');
-    await topup.getByRole('button', { name: 'Save' }).click();
-    await page.locator('.admin-product').filter({ hasText: '€6.50' }).waitFor();
-    assert.equal(await price(), 650);
-    const restored = page.locator('.admin-product').filter({ hasText: 'Standard top-up' });
-    await restored.getByLabel('Price (EUR)').fill(String(before / 100));
-    await restored.getByRole('button', { name: 'Save' }).click();
-    await page
-      .locator('.admin-product')
-      .filter({ hasText: `€${(before / 100).toFixed(2)}` })
-      .first()
-      .waitFor();
+    test(`admin: flag a profile, warn a user, resolve a report, all in the audit log @${viewport.width}x${viewport.height}`, async ({
+      page,
+      baseUrl,
+      shot,
+      dataDir,
+    }) => {
+      const browser = page.context().browser()!;
+      await signInAsAdmin(page, baseUrl);
 
-    // A safety report from a visitor tops the queue; it is resolved with a note.
-    const reported = items[viewport === DESKTOP ? 2 : 3];
-    const sent = await fetch(`${baseUrl}/api/directory/setFeedback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        data: { profile_id: reported.id, reason: 'may_be_under_18', message: 'Looks very young.' },
-      }),
+      // Flag: a listed profile of the busiest country's list leaves it, and search, at once.
+      const country = await busiestCountry(page, baseUrl);
+      const listPath = `/escorts/${country.slug}`;
+      const items: ListItem[] = await openList(page, baseUrl, listPath);
+      const target = items[viewport === DESKTOP ? 0 : 1];
+      const inList = async () => {
+        const list = await openList(page, baseUrl, listPath);
+        return list.some((i) => i.id === target.id);
+      };
+      const inSearch = async () =>
+        (await call<{ data: Array<{ id: number }> }>(page, '/directory/search', { q: target.name })).data.some(
+          (p) => p.id === target.id,
+        );
+      assert.equal(await inSearch(), true, 'found by its name before the flag');
+
+      await page.goto(`${baseUrl}/admin/users?q=${target.id}`);
+      await page.getByTestId('user-results').getByRole('button', { name: target.name }).first().click();
+      const modal = page.getByTestId('admin-modal');
+      await modal.getByRole('heading', { name: `Admin - ${target.name}` }).waitFor();
+      await shot('4-admin-modal');
+      const flagged = page.waitForResponse((r) => r.url().endsWith('/api/admin/flag') && r.status() === 200);
+      await modal.getByRole('switch', { name: 'Flag' }).click();
+      await flagged;
+      assert.equal(await modal.getByRole('switch', { name: 'Flag' }).isChecked(), true);
+      await modal.locator('.admin-modal__actions').getByRole('button', { name: 'Close' }).click();
+      await modal.waitFor({ state: 'detached' });
+      assert.equal(await inList(), false, 'the flagged profile left its directory page');
+      assert.equal(await inSearch(), false, 'the flagged profile left search');
+
+      // Warn: every picture of the user is deleted from disk and from the profile.
+      const warned = await newAdvertiser(browser, baseUrl, 'warned', {
+        complete: true,
+        avatar: await jpegWithGps({ seed: viewport.width + 11 }),
+        viewport,
+      });
+      await upload(warned.page, '/upload/photo/gallery', await jpegWithGps({ seed: viewport.width + 12 }));
+      assert.ok(publicFilesOf(dataDir, warned.id).length >= 6, 'the pictures are on disk');
+      await page.goto(`${baseUrl}/admin/users?q=${encodeURIComponent(warned.username)}`);
+      await page.getByTestId('user-results').getByRole('button', { name: warned.screenName }).click();
+      await modal.getByRole('heading', { name: `Admin - ${warned.screenName}` }).waitFor();
+      await modal.getByRole('button', { name: 'Warn…' }).click();
+      const confirmDialog = page.getByTestId('confirm-dialog');
+      await confirmDialog.getByText(/All pictures and videos of .* are deleted for good/).waitFor();
+      await confirmDialog.getByRole('button', { name: 'Delete all media and warn' }).click();
+      await modal.getByText('Warned: 2 pictures and videos deleted.').waitFor();
+      await modal.locator('.admin-modal__actions').getByRole('button', { name: 'Close' }).click();
+      assert.deepEqual(publicFilesOf(dataDir, warned.id), [], 'no file of the user is left on disk');
+      const mine = await call<{ profile: { avatar: unknown; gallery: unknown[] } }>(
+        warned.page,
+        `/getProfile/${warned.id}`,
+      );
+      assert.equal(mine.profile.avatar, null);
+      assert.deepEqual(mine.profile.gallery, []);
+      // The warning reaches them as a notice, on their next visit.
+      await warned.page.goto(`${baseUrl}/edit/${warned.id}`);
+      await warned.page.getByTestId('notices').getByText('Warning from our moderators').waitFor();
+
+      // Money: a bank transfer recorded by the advertiser's reference credits them, once.
+      const { data: bank } = await call<{ data: { reference: string } }>(
+        warned.page,
+        `/payment/getBankDetails/${warned.id}`,
+      );
+      await page.goto(`${baseUrl}/admin/money`);
+      await page.getByLabel('Reference').fill(bank.reference);
+      await page.getByLabel('Amount received (EUR)').fill('25');
+      await page.getByLabel('Bank transaction id').fill(`BANK-${viewport.width}-${warned.id}`);
+      await page.getByRole('button', { name: 'Credit' }).click();
+      await page.getByRole('status').getByText(`Credited. Balance of #${warned.id}: €25.00.`).waitFor();
+      await shot('5-money');
+      // A price: saved untouched it stays; changed, the shop's price follows (then it goes back).
+      const topup = page.locator('.admin-product').filter({ hasText: 'Standard top-up' });
+      const price = async () =>
+        (await call<{ data: Array<{ code: string; price: number }> }>(page, '/payment/products')).data.find(
+          (p) => p.code === 'standard_topup',
+        )!.price;
+      const before = await price();
+      // Listen before clicking: a fast answer would otherwise arrive before the wait began.
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/admin/products') && r.status() === 200),
+        topup.getByRole('button', { name: 'Save' }).click(),
+      ]);
+      assert.equal(await price(), before);
+      await topup.getByLabel('Price (EUR)').fill('6,50');
+      await topup.getByRole('button', { name: 'Save' }).click();
+      await page.locator('.admin-product').filter({ hasText: '€6.50' }).waitFor();
+      assert.equal(await price(), 650);
+      const restored = page.locator('.admin-product').filter({ hasText: 'Standard top-up' });
+      await restored.getByLabel('Price (EUR)').fill(String(before / 100));
+      await restored.getByRole('button', { name: 'Save' }).click();
+      await page
+        .locator('.admin-product')
+        .filter({ hasText: `€${(before / 100).toFixed(2)}` })
+        .first()
+        .waitFor();
+
+      // A safety report from a visitor tops the queue; it is resolved with a note.
+      const reported = items[viewport === DESKTOP ? 2 : 3];
+      const sent = await fetch(`${baseUrl}/api/directory/setFeedback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          data: { profile_id: reported.id, reason: 'may_be_under_18', message: 'Looks very young.' },
+        }),
+      });
+      assert.equal(sent.status, 200);
+      await page.goto(`${baseUrl}/admin/reports`);
+      const report = page.locator('[data-testid^="report-"]').first();
+      await report.getByText('Looks very young.').waitFor();
+      await report.getByText('Safety').waitFor();
+      await shot('6-reports');
+      await report.getByLabel('Action').selectOption('none');
+      await report.getByLabel('Note').fill('Checked the photos and the ID on file: adult.');
+      await report.getByRole('button', { name: 'Resolve' }).click();
+      await page.getByText('Looks very young.').waitFor({ state: 'detached' });
+      await page.goto(`${baseUrl}/admin/reports?status=resolved`);
+      await page.getByText('Checked the photos and the ID on file: adult.').first().waitFor();
+
+      // The audit log has all three.
+      assert.ok((await auditLabels(page, baseUrl, target.id)).includes('Flagged'));
+      const warnedLog = await auditLabels(page, baseUrl, warned.id);
+      assert.ok(warnedLog.includes('Warned') && warnedLog.includes('Bank transfer recorded'), warnedLog.join(', '));
+      await page.goto(`${baseUrl}/admin/audit?action=money.product`);
+      await page.getByTestId('audit-entries').getByText('Product changed').first().waitFor();
+      assert.ok((await auditLabels(page, baseUrl, reported.id)).includes('Report resolved'));
+      await page.goto(`${baseUrl}/admin/audit`);
+      await page.getByTestId('audit-entries').waitFor();
+      await shot('7-audit-all');
+      await page.goto(`${baseUrl}/admin/overview`);
+      await page.getByTestId('tile-open_reports').waitFor();
+      await shot('8-overview');
+      await warned.context.close();
     });
-    assert.equal(sent.status, 200);
-    await page.goto(`${baseUrl}/admin/reports`);
-    const report = page.locator('[data-testid^="report-"]').first();
-    await report.getByText('Looks very young.').waitFor();
-    await report.getByText('Safety').waitFor();
-    await screenshot('6-reports');
-    await report.getByLabel('Action').selectOption('none');
-    await report.getByLabel('Note').fill('Checked the photos and the ID on file: adult.');
-    await report.getByRole('button', { name: 'Resolve' }).click();
-    await page.getByText('Looks very young.').waitFor({ state: 'detached' });
-    await page.goto(`${baseUrl}/admin/reports?status=resolved`);
-    await page.getByText('Checked the photos and the ID on file: adult.').first().waitFor();
-
-    // The audit log has all three.
-    assert.ok((await auditLabels(page, baseUrl, target.id)).includes('Flagged'));
-    const warnedLog = await auditLabels(page, baseUrl, warned.id);
-    assert.ok(warnedLog.includes('Warned') && warnedLog.includes('Bank transfer recorded'), warnedLog.join(', '));
-    await page.goto(`${baseUrl}/admin/audit?action=money.product`);
-    await page.getByTestId('audit-entries').getByText('Product changed').first().waitFor();
-    assert.ok((await auditLabels(page, baseUrl, reported.id)).includes('Report resolved'));
-    await page.goto(`${baseUrl}/admin/audit`);
-    await page.getByTestId('audit-entries').waitFor();
-    await screenshot('7-audit-all');
-    await page.goto(`${baseUrl}/admin/overview`);
-    await page.getByTestId('tile-open_reports').waitFor();
-    await screenshot('8-overview');
-    await warned.context.close();
   });
 }

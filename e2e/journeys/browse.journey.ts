@@ -1,98 +1,112 @@
 // Journey 1: a visitor goes from the home page to a country, scrolls to the second page of the
 // list and opens a profile; on a phone and on a desktop.
 import assert from 'node:assert/strict';
-import { DESKTOP, journey, PHONE } from '../harness';
+import { DESKTOP, PHONE, test } from '../harness';
 import { appTookOver } from './directory-helpers';
 
 const PAGE_SIZE = 24;
 
 for (const viewport of [PHONE, DESKTOP]) {
-  journey('browse: home, country, page 2, profile', viewport, async ({ page, baseUrl, requests, screenshot }) => {
-    await page.goto(`${baseUrl}/`);
-    const countryLinks = page.getByTestId('top-countries').locator('a');
-    await countryLinks.first().waitFor();
-    // The server's first HTML shows the cards before the app takes the page over (body id, notice).
-    await appTookOver(page);
-    assert.equal(await page.evaluate(() => document.body.id), 'home-page');
-    assert.match(await page.title(), /Companion/);
-    await page.getByText('We arrange no bookings', { exact: false }).first().waitFor();
-    await screenshot('1-home');
+  test.describe(() => {
+    test.use({ viewport });
+    test(`browse: home, country, page 2, profile @${viewport.width}x${viewport.height}`, async ({
+      page,
+      baseUrl,
+      requests,
+      shot,
+    }) => {
+      await page.goto(`${baseUrl}/`);
+      const countryLinks = page.getByTestId('top-countries').locator('a');
+      await countryLinks.first().waitFor();
+      // The server's first HTML shows the cards before the app takes the page over (body id, notice).
+      await appTookOver(page);
+      assert.equal(await page.evaluate(() => document.body.id), 'home-page');
+      assert.match(await page.title(), /Companion/);
+      await page.getByText('We arrange no bookings', { exact: false }).first().waitFor();
+      await shot('1-home');
 
-    // The lazy directory section came from /dyn/ with the build id as ?v=.
-    const buildId = await page.evaluate(() => window.__directoryApp?.buildId);
-    assert.ok(buildId, 'the page exposes its build id');
-    const sectionChunk = requests.find((url) => /\/dyn\/directory-[^/?]+\.js\?v=/.test(url));
-    assert.ok(
-      sectionChunk,
-      `a directory chunk request under /dyn/ with ?v= (requests: ${requests.filter((u) => u.includes('/dyn/')).join(', ')})`,
-    );
-    assert.ok(sectionChunk.endsWith(`?v=${buildId}`), `chunk version is the build id: ${sectionChunk}`);
+      // The lazy directory section came from /dyn/ with the build id as ?v=.
+      const buildId = await page.evaluate(() => window.__directoryApp?.buildId);
+      assert.ok(buildId, 'the page exposes its build id');
+      const sectionChunk = requests.find((url) => /\/dyn\/directory-[^/?]+\.js\?v=/.test(url));
+      assert.ok(
+        sectionChunk,
+        `a directory chunk request under /dyn/ with ?v= (requests: ${requests.filter((u) => u.includes('/dyn/')).join(', ')})`,
+      );
+      assert.ok(sectionChunk.endsWith(`?v=${buildId}`), `chunk version is the build id: ${sectionChunk}`);
 
-    // The busiest country is first.
-    const href = await countryLinks.first().getAttribute('href');
-    assert.match(href ?? '', /^\/escorts\/[a-z-]+$/);
-    const firstPage = page.waitForResponse((r) => r.url().includes('/api/directory/getDirectory?page=1'));
-    await countryLinks.first().click();
-    await page.waitForURL(`**${href}`);
-    const page1 = (await (await firstPage).json()) as { has_more: boolean; data: unknown[] };
-    const cards = page.getByTestId('profile-card');
-    await cards.first().waitFor();
-    assert.equal(await page.evaluate(() => document.body.id), 'escorts-page');
-    assert.equal(await cards.count(), page1.data.length);
-    assert.ok(page1.has_more, 'the seed lists more than one page in the busiest country');
-    assert.equal(page1.data.length, PAGE_SIZE);
-    await screenshot('2-country');
+      // The busiest country is first.
+      const href = await countryLinks.first().getAttribute('href');
+      assert.match(href ?? '', /^\/escorts\/[a-z-]+$/);
+      const firstPage = page.waitForResponse((r) => r.url().includes('/api/directory/getDirectory?page=1'));
+      await countryLinks.first().click();
+      await page.waitForURL(`**${href}`);
+      const page1 = (await (await firstPage).json()) as { has_more: boolean; data: unknown[] };
+      const cards = page.getByTestId('profile-card');
+      await cards.first().waitFor();
+      assert.equal(await page.evaluate(() => document.body.id), 'escorts-page');
+      assert.equal(await cards.count(), page1.data.length);
+      assert.ok(page1.has_more, 'the seed lists more than one page in the busiest country');
+      assert.equal(page1.data.length, PAGE_SIZE);
+      await shot('2-country');
 
-    // Scrolling to the end of the list brings page 2.
-    const secondPage = page.waitForResponse((r) => r.url().includes('/api/directory/getDirectory?page=2'));
-    await page.getByTestId('infinite-trigger').scrollIntoViewIfNeeded();
-    await secondPage;
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="profile-card"]').length > n, PAGE_SIZE);
-    await screenshot('3-page-2');
+      // Scrolling to the end of the list brings page 2.
+      const secondPage = page.waitForResponse((r) => r.url().includes('/api/directory/getDirectory?page=2'));
+      await page.getByTestId('infinite-trigger').scrollIntoViewIfNeeded();
+      await secondPage;
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="profile-card"]').length > n,
+        PAGE_SIZE,
+      );
+      await shot('3-page-2');
 
-    // Open the first profile of page 2.
-    const card = cards.nth(PAGE_SIZE);
-    const name = (await card.locator('.card__name-text').innerText()).trim();
-    await card.click();
-    await page.waitForURL(/\/profile\/\d+$/);
-    const heading = page.getByTestId('profile-name');
-    await heading.waitFor();
-    assert.equal((await heading.innerText()).trim(), name);
-    assert.equal(await page.evaluate(() => document.body.id), 'profile-page');
-    await page.waitForFunction((n) => document.title.includes(n), name);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot('4-profile');
+      // Open the first profile of page 2.
+      const card = cards.nth(PAGE_SIZE);
+      const name = (await card.locator('.card__name-text').innerText()).trim();
+      await card.click();
+      await page.waitForURL(/\/profile\/\d+$/);
+      const heading = page.getByTestId('profile-name');
+      await heading.waitFor();
+      assert.equal((await heading.innerText()).trim(), name);
+      assert.equal(await page.evaluate(() => document.body.id), 'profile-page');
+      await page.waitForFunction((n) => document.title.includes(n), name);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shot('4-profile');
+    });
   });
 }
 
-journey('menu and search on a phone', PHONE, async ({ page, baseUrl, screenshot }) => {
-  await page.goto(`${baseUrl}/countries`);
-  await page.getByTestId('country-list').waitFor();
-  const toggle = page.getByRole('button', { name: 'Menu' });
-  const search = page.getByRole('searchbox', { name: 'Search profiles' });
-  assert.equal(await search.isVisible(), false, 'the menu starts collapsed on a phone');
-  await toggle.click();
-  await search.waitFor();
-  await page.getByRole('link', { name: 'Escort? Join Now' }).waitFor();
-  assert.equal(await page.getByRole('button', { name: 'Logout' }).count(), 0, 'a visitor has no logout');
-  await screenshot('1-menu-open');
+test.describe(() => {
+  test.use({ viewport: PHONE });
+  test('menu and search on a phone @375x812', async ({ page, baseUrl, shot }) => {
+    await page.goto(`${baseUrl}/countries`);
+    await page.getByTestId('country-list').waitFor();
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    const search = page.getByRole('searchbox', { name: 'Search profiles' });
+    assert.equal(await search.isVisible(), false, 'the menu starts collapsed on a phone');
+    await toggle.click();
+    await search.waitFor();
+    await page.getByRole('link', { name: 'Escort? Join Now' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Logout' }).count(), 0, 'a visitor has no logout');
+    await shot('1-menu-open');
 
-  // Fewer than 3 trimmed characters: nothing happens.
-  await search.fill('  ab ');
-  await search.press('Enter');
-  await page.waitForTimeout(300);
-  assert.ok(page.url().endsWith('/countries'));
+    // Fewer than 3 trimmed characters: nothing happens.
+    await search.fill('  ab ');
+    await search.press('Enter');
+    await page.waitForTimeout(300);
+    assert.ok(page.url().endsWith('/countries'));
 
-  await search.fill('  anna ');
-  await search.press('Enter');
-  await page.waitForURL('**/search?q=anna');
-  assert.equal(await search.isVisible(), false, 'searching collapses the menu');
-  await page.getByRole('heading', { name: 'Results for “anna”' }).waitFor();
-  await page.getByTestId('profile-grid').or(page.getByText('No listed profile matches')).first().waitFor();
-  await screenshot('2-searched');
+    await search.fill('  anna ');
+    await search.press('Enter');
+    await page.waitForURL('**/search?q=anna');
+    assert.equal(await search.isVisible(), false, 'searching collapses the menu');
+    await page.getByRole('heading', { name: 'Results for “anna”' }).waitFor();
+    await page.getByTestId('profile-grid').or(page.getByText('No listed profile matches')).first().waitFor();
+    await shot('2-searched');
 
-  // On load the box takes its text from q.
-  await page.reload();
-  await toggle.click();
-  assert.equal(await search.inputValue(), 'anna');
+    // On load the box takes its text from q.
+    await page.reload();
+    await toggle.click();
+    assert.equal(await search.inputValue(), 'anna');
+  });
 });

@@ -17,8 +17,8 @@ export interface ListItem {
 }
 
 /**
- * tsx compiles these files with esbuild's keepNames, which wraps named functions in __name(...):
- * functions sent to the page (evaluate, addInitScript) need that helper there too.
+ * esbuild's keepNames (tsx) wraps named functions in __name(...): should these files be compiled that way
+ * (Playwright's own transform does not), functions sent to the page (evaluate, addInitScript) need it there.
  */
 export async function pageHelpers(page: Page): Promise<void> {
   await page.addInitScript('window.__name = window.__name || ((fn) => fn);');
@@ -99,13 +99,6 @@ export async function swipe(page: Page, dx: number): Promise<void> {
       }),
     );
   }, dx);
-}
-
-/** The id of the profile the modal shows, once it shows one. */
-export async function modalProfileId(page: Page): Promise<number> {
-  const article = page.getByTestId('profile-modal').getByTestId('profile');
-  await article.waitFor();
-  return Number(await article.getAttribute('data-id'));
 }
 
 export async function waitForModalProfile(page: Page, id: number): Promise<void> {

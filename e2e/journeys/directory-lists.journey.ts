@@ -4,8 +4,10 @@
 // flushed to POST /api/directory/impressions after 5 s of quiet.
 import assert from 'node:assert/strict';
 import type { Request } from 'playwright-core';
-import { journey, PHONE } from '../harness';
+import { expect, PHONE, test } from '../harness';
 import { acceptedNotice, busiestCountry, isDirectoryPage, openList, type ListItem } from './directory-helpers';
+
+test.use({ viewport: PHONE });
 
 const label = (city: string | null, place: string | null) => {
   const c = city?.trim();
@@ -14,7 +16,7 @@ const label = (city: string | null, place: string | null) => {
   return c || p || '-';
 };
 
-journey('directory: countries, labels, tabs, infinite scroll', PHONE, async ({ page, baseUrl, screenshot }) => {
+test('directory: countries, labels, tabs, infinite scroll @375x812', async ({ page, baseUrl, shot }) => {
   await acceptedNotice(page);
   const country = await busiestCountry(page, baseUrl);
 
@@ -23,19 +25,16 @@ journey('directory: countries, labels, tabs, infinite scroll', PHONE, async ({ p
   const list = page.getByTestId('country-list');
   await list.waitFor();
   const link = list.locator(`a[href="/escorts/${country.slug}"]`);
-  assert.match(await link.innerText(), new RegExp(`${country.count} profiles?`));
-  await screenshot('1-countries');
+  await expect(link).toHaveText(new RegExp(`${country.count} profiles?`));
+  await shot('1-countries');
 
   // The list: labels follow "city - place" (or whichever is present, or "-").
   const items = await openList(page, baseUrl, `/escorts/${country.slug}`);
   const cards = page.getByTestId('profile-card');
   for (const [index, item] of items.slice(0, 6).entries()) {
-    assert.equal(
-      (await cards.nth(index).locator('.card__location').innerText()).trim(),
-      label(item.user.city, item.user.place),
-    );
+    await expect(cards.nth(index).locator('.card__location')).toHaveText(label(item.user.city, item.user.place));
   }
-  await screenshot('2-list');
+  await shot('2-list');
 
   // Infinite scroll: page 2 on the next sighting of the trigger; at the end of the list, later
   // sightings ask for nothing more.
@@ -44,7 +43,7 @@ journey('directory: countries, labels, tabs, infinite scroll', PHONE, async ({ p
   await trigger.scrollIntoViewIfNeeded();
   const page2 = (await (await second).json()) as { data: ListItem[]; page: number; has_more: boolean };
   assert.equal(page2.page, 2);
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="profile-card"]').length >= n, 25);
+  await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(25);
   let pages = 2;
   let more = page2.has_more;
   while (more && pages < 4) {
@@ -54,7 +53,7 @@ journey('directory: countries, labels, tabs, infinite scroll', PHONE, async ({ p
     pages += 1;
   }
   if (!more) {
-    await page.getByText('You have seen every profile listed here.').waitFor();
+    await expect(page.getByText('You have seen every profile listed here.')).toBeVisible();
     let extra = 0;
     const count = (r: Request) => void (r.url().includes('/api/directory/getDirectory') && (extra += 1));
     page.on('request', count);
@@ -66,7 +65,7 @@ journey('directory: countries, labels, tabs, infinite scroll', PHONE, async ({ p
     assert.equal(extra, 0, 'nothing is asked for after the last page');
   }
   console.log(`    infinite scroll: ${pages} pages of ${country.slug} (${await cards.count()} cards)`);
-  await screenshot('3-end-of-list');
+  await shot('3-end-of-list');
 
   // A category tab starts its list again from page 1, and the still-visible trigger of the emptied
   // list does not skip to page 2 (re-armed after 250 ms).
@@ -92,11 +91,11 @@ journey('directory: countries, labels, tabs, infinite scroll', PHONE, async ({ p
     `one request for the new category: ${requested.join(' | ')}`,
   );
   assert.match(requested[0], /"category":"female"/);
-  assert.equal(await page.locator('.tabs__tab[aria-current="page"]').count(), 1);
-  await screenshot('4-female');
+  await expect(page.locator('.tabs__tab[aria-current="page"]')).toHaveCount(1);
+  await shot('4-female');
 });
 
-journey('directory: impressions flushed after 5 s of quiet', PHONE, async ({ page, baseUrl }) => {
+test('directory: impressions flushed after 5 s of quiet @375x812', async ({ page, baseUrl }) => {
   await acceptedNotice(page);
   const country = await busiestCountry(page, baseUrl);
   const path = `/escorts/${country.slug}`;

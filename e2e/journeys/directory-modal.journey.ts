@@ -4,16 +4,10 @@
 // closing pauses the video and destroys the gallery, and the list underneath is neither reloaded nor
 // scrolled. Back closes it too.
 import assert from 'node:assert/strict';
-import { journey, PHONE } from '../harness';
-import {
-  acceptedNotice,
-  appTookOver,
-  busiestCountry,
-  modalProfileId,
-  openList,
-  swipe,
-  waitForModalProfile,
-} from './directory-helpers';
+import { expect, literal, PHONE, test } from '../harness';
+import { acceptedNotice, appTookOver, busiestCountry, openList, swipe, waitForModalProfile } from './directory-helpers';
+
+test.use({ viewport: PHONE });
 
 interface Mark {
   ev: 'shown' | 'gallery' | 'play' | 'pause';
@@ -21,8 +15,12 @@ interface Mark {
   t: number;
 }
 
-journey('directory: profile modal over the list, swipes, video and gallery timing', PHONE, async (ctx) => {
-  const { page, baseUrl, screenshot } = ctx;
+test('directory: profile modal over the list, swipes, video and gallery timing @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+  allowConsoleError,
+}) => {
   await acceptedNotice(page);
   // A timeline of what the modal does, recorded in the page: when a profile shows, when its
   // gallery starts, and every play() and pause() of a video (stubbed: there is no real video file).
@@ -71,7 +69,7 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   await page.route('**/media/e2e-video.mp4', (route) =>
     route.fulfill({ status: 200, contentType: 'video/mp4', body: '' }),
   );
-  ctx.allowConsoleError(/e2e-video/);
+  allowConsoleError(/e2e-video/);
 
   const country = await busiestCountry(page, baseUrl);
   const listPath = `/escorts/${country.slug}`;
@@ -89,12 +87,12 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   assert.ok(scrollBefore > 100, `the list is scrolled (${scrollBefore})`);
   const historyBefore = await page.evaluate(() => window.history.length);
 
-  await page.waitForFunction(() => document.title.includes(' in ')); // "Escorts in {country} | site"
+  await expect(page).toHaveTitle(/ in /); // "Escorts in {country} | site"
   const listTitle = await page.title();
-  const titleRestored = (what: string) =>
-    page
-      .waitForFunction((expected) => document.title === expected, listTitle, { timeout: 5_000 })
-      .catch(async () => assert.fail(`${what}: title "${await page.title()}", expected "${listTitle}"`));
+  const titleRestored = (what: string) => expect(page, what).toHaveTitle(listTitle, { timeout: 5_000 });
+  const pathIs = (path: string) => expect(page).toHaveURL((url) => url.pathname === path);
+  const historyLength = () => page.evaluate(() => window.history.length);
+  const bodyId = page.locator('body');
 
   // Open the third card: the modal, its address, its title, and the timeline.
   const [a, b, c] = [items[2].id, items[3].id, items[1].id];
@@ -102,15 +100,15 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   const modal = page.getByTestId('profile-modal');
   await modal.waitFor();
   await waitForModalProfile(page, a);
-  assert.equal(new URL(page.url()).pathname, `/profile/${a}`);
-  assert.equal(await page.evaluate(() => window.history.length), historyBefore + 1, 'opening pushed one entry');
-  const title = (await modal.locator('.profile-modal__title').innerText()).trim();
-  assert.ok(title.startsWith(items[2].name), `modal title "${title}" starts with the name "${items[2].name}"`);
-  await page.waitForFunction((name) => document.title.includes(name), items[2].name);
-  assert.equal(await page.evaluate(() => document.body.id), 'profile-page');
-  await page.locator('[data-testid="profile-gallery"][data-gallery="ready"]').waitFor();
+  await pathIs(`/profile/${a}`);
+  await expect.poll(historyLength, 'opening pushed one entry').toBe(historyBefore + 1);
+  await expect(modal.locator('.profile-modal__title')).toHaveText(new RegExp(`^${literal(items[2].name)}`));
+  await expect(page).toHaveTitle(new RegExp(literal(items[2].name)));
+  await expect(bodyId).toHaveId('profile-page');
+  const gallery = page.getByTestId('profile-gallery');
+  await expect(gallery).toHaveAttribute('data-gallery', 'ready');
   await page.waitForFunction(() => (window as unknown as { __marks: Mark[] }).__marks.some((m) => m.ev === 'play'));
-  await screenshot('1-modal');
+  await shot('1-modal');
 
   const marks = async () => page.evaluate(() => (window as unknown as { __marks: Mark[] }).__marks);
   let timeline = await marks();
@@ -122,19 +120,19 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   );
   assert.ok(galleryAt >= 145 && galleryAt < 3000, `gallery starts after 150 ms (${galleryAt})`);
   assert.ok(playAt >= 245 && playAt < 3000, `video starts after 250 ms (${playAt})`);
-  assert.equal(await page.getByTestId('profile-video').getAttribute('src'), '/media/e2e-video.mp4');
+  await expect(page.getByTestId('profile-video')).toHaveAttribute('src', '/media/e2e-video.mp4');
 
   // Swipe right: the next profile of the list (+), same history entry, address follows.
   await swipe(page, 200);
   await waitForModalProfile(page, b);
-  assert.equal(new URL(page.url()).pathname, `/profile/${b}`);
-  assert.equal(await page.evaluate(() => window.history.length), historyBefore + 1, 'stepping replaces the entry');
+  await pathIs(`/profile/${b}`);
+  await expect.poll(historyLength, 'stepping replaces the entry').toBe(historyBefore + 1);
   timeline = await marks();
   assert.ok(
     timeline.some((m) => m.ev === 'pause' && m.t > timeline.find((x) => x.ev === 'shown' && x.id === a)!.t),
     'leaving a profile pauses its video',
   );
-  await screenshot('2-swiped-right');
+  await shot('2-swiped-right');
   // Swipe left twice: back to a, then the one before it (-).
   await swipe(page, -200);
   await waitForModalProfile(page, a);
@@ -143,42 +141,46 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   // A short or vertical move is no swipe.
   await swipe(page, 30);
   await page.waitForTimeout(300);
-  assert.equal(await modalProfileId(page), c);
+  await expect(modal.getByTestId('profile')).toHaveAttribute('data-id', String(c));
   // Arrow keys do the same.
   await page.keyboard.press('ArrowRight');
   await waitForModalProfile(page, a);
 
   // Gallery viewer: a thumbnail opens it, its arrow keys change the photo, not the profile; Escape
   // closes the viewer only.
-  await page.locator('[data-testid="profile-gallery"][data-gallery="ready"]').waitFor();
-  await page.locator('[data-testid="profile-gallery"] a').first().click();
+  await expect(gallery).toHaveAttribute('data-gallery', 'ready');
+  await gallery.locator('a').first().click();
   const viewer = page.getByTestId('gallery-viewer');
   await viewer.waitFor();
-  const photos = await page.locator('[data-testid="profile-gallery"] li').count();
-  assert.match(await viewer.locator('.gallery-viewer__counter').innerText(), new RegExp(`^1 / ${photos}$`));
+  const photos = await gallery.locator('li').count();
+  const counter = viewer.locator('.gallery-viewer__counter');
+  await expect(counter).toHaveText(`1 / ${photos}`);
   await page.keyboard.press('ArrowRight');
-  assert.match(await viewer.locator('.gallery-viewer__counter').innerText(), new RegExp(`^2 / ${photos}$`));
-  assert.equal(await modalProfileId(page), a, 'arrow keys in the viewer leave the profile alone');
-  await screenshot('3-gallery-viewer');
+  await expect(counter).toHaveText(`2 / ${photos}`);
+  await expect(modal.getByTestId('profile'), 'arrow keys in the viewer leave the profile alone').toHaveAttribute(
+    'data-id',
+    String(a),
+  );
+  await shot('3-gallery-viewer');
   await page.keyboard.press('Escape');
   await viewer.waitFor({ state: 'detached' });
   await modal.waitFor();
 
   // Open the viewer again, then close the modal with its close button: video paused, viewer gone.
-  await page.locator('[data-testid="profile-gallery"] a').nth(1).click();
+  await gallery.locator('a').nth(1).click();
   await viewer.waitFor();
   await page.keyboard.press('Escape');
   await viewer.waitFor({ state: 'detached' });
   const pausesBefore = (await marks()).filter((m) => m.ev === 'pause').length;
   await modal.getByRole('button', { name: 'Close' }).click();
   await modal.waitFor({ state: 'detached' });
-  assert.equal(await viewer.count(), 0, 'the gallery is destroyed');
+  await expect(viewer, 'the gallery is destroyed').toHaveCount(0);
   assert.ok((await marks()).filter((m) => m.ev === 'pause').length > pausesBefore, 'closing paused the video');
   await page.waitForURL(`**${listPath}`);
-  assert.equal(await page.evaluate(() => document.body.id), 'escorts-page');
+  await expect(bodyId).toHaveId('escorts-page');
   assert.equal(listCalls, 0, 'the list was not reloaded');
-  assert.equal(await page.evaluate(() => window.scrollY), scrollBefore, 'the list kept its scroll position');
-  await screenshot('4-closed');
+  await expect.poll(() => page.evaluate(() => window.scrollY), 'the list kept its scroll position').toBe(scrollBefore);
+  await shot('4-closed');
 
   await titleRestored('closing the modal restores the exact title of the page');
 
@@ -193,13 +195,13 @@ journey('directory: profile modal over the list, swipes, video and gallery timin
   await waitForModalProfile(page, c);
   await page.goBack();
   await modal.waitFor({ state: 'detached' });
-  assert.equal(new URL(page.url()).pathname, listPath);
+  await pathIs(listPath);
   assert.equal(listCalls, 0, 'still not reloaded');
 
   // A new tab (modifier click) or a reload shows the full profile page instead.
   await page.goto(`${baseUrl}/profile/${a}`);
   await page.getByTestId('profile-name').waitFor();
   await appTookOver(page);
-  assert.equal(await page.evaluate(() => document.body.id), 'profile-page');
-  assert.equal(await modal.count(), 0);
+  await expect(bodyId).toHaveId('profile-page');
+  await expect(modal).toHaveCount(0);
 });

@@ -1,15 +1,17 @@
 // The report form (DESIGN.md: setFeedback is the report channel, the safeguarding reasons first) and
 // comments under a profile: a visitor is asked to log in, a signed-in user posts.
 import assert from 'node:assert/strict';
-import { journey, PHONE } from '../harness';
+import { expect, PHONE, test } from '../harness';
 import { registerViaApi } from './auth-helpers';
 import { acceptedNotice, busiestCountry } from './directory-helpers';
+
+test.use({ viewport: PHONE });
 
 interface Item {
   id: number;
 }
 
-journey('directory: report a profile, comment on it', PHONE, async ({ page, baseUrl, screenshot }) => {
+test('directory: report a profile, comment on it @375x812', async ({ page, baseUrl, shot }) => {
   await acceptedNotice(page);
   const country = await busiestCountry(page, baseUrl);
   const list = await page.request.post(`${baseUrl}/api/directory/getDirectory`, {
@@ -35,8 +37,8 @@ journey('directory: report a profile, comment on it', PHONE, async ({ page, base
   // The phone: a tel: link without spaces, with the mention note; a tap is counted as a reveal.
   const phone = page.getByTestId('profile-phone');
   const number = (await phone.innerText()).replace(/^[^+\d]+/, '').trim();
-  assert.equal(await phone.getAttribute('href'), `tel:${number.replace(/\s+/g, '')}`);
-  await page.getByText('Please mention that you found this profile on Companion Directory.').waitFor();
+  await expect(phone).toHaveAttribute('href', `tel:${number.replace(/\s+/g, '')}`);
+  await expect(page.getByText('Please mention that you found this profile on Companion Directory.')).toBeVisible();
   // Keep the browser from handing tel: to the system once the app has seen the tap.
   await page.evaluate(() =>
     document.addEventListener('click', (event) => {
@@ -56,14 +58,12 @@ journey('directory: report a profile, comment on it', PHONE, async ({ page, base
   // Report: the two safeguarding reasons come first, in their own box.
   await page.getByTestId('report-open').click();
   const dialog = page.getByTestId('report-dialog');
-  await dialog.waitFor();
-  const reasons = await dialog.locator('.report__option').allInnerTexts();
-  assert.deepEqual(reasons.slice(0, 2), [
-    'This person may be under 18',
-    'This person may not be here of their own free will',
-  ]);
-  assert.equal(await dialog.locator('.report__group--urgent .report__option').count(), 2);
-  await screenshot('1-report');
+  const urgentReasons = ['This person may be under 18', 'This person may not be here of their own free will'];
+  await expect(dialog.locator('.report__group--urgent .report__option')).toHaveText(urgentReasons);
+  const options = dialog.locator('.report__option');
+  await expect(options.nth(0)).toHaveText(urgentReasons[0]);
+  await expect(options.nth(1)).toHaveText(urgentReasons[1]);
+  await shot('1-report');
   await dialog.getByLabel('This person may be under 18').check();
   await dialog.getByLabel('What happened? (optional)').fill('Looks very young in the photos.');
   const sent = page.waitForRequest((r) => r.url().endsWith('/api/directory/setFeedback'));
@@ -86,9 +86,8 @@ journey('directory: report a profile, comment on it', PHONE, async ({ page, base
   await comments.getByLabel('Your comment').fill(text);
   await comments.getByRole('button', { name: 'Post comment' }).click();
   const posted = comments.getByTestId('comment').filter({ hasText: text });
-  await posted.waitFor();
-  assert.match(await posted.innerText(), /^Member/);
-  assert.equal(await comments.getByLabel('Your comment').inputValue(), '');
+  await expect(posted).toHaveText(/^Member/);
+  await expect(comments.getByLabel('Your comment')).toHaveValue('');
   await posted.scrollIntoViewIfNeeded();
-  await screenshot('2-commented');
+  await shot('2-commented');
 });

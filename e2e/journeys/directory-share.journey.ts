@@ -2,8 +2,10 @@
 // is intercepted), Copy URL with its two messages, the Tumblr counter (through our server; hidden when
 // there is no count, shortened with k/m/g when there is), and the button style change at 768 px.
 import assert from 'node:assert/strict';
-import { journey, PHONE } from '../harness';
+import { expect, PHONE, test } from '../harness';
 import { acceptedNotice, busiestCountry, openList, waitForModalProfile } from './directory-helpers';
+
+test.use({ viewport: PHONE });
 
 interface Opened {
   url: string;
@@ -11,8 +13,7 @@ interface Opened {
   features: string;
 }
 
-journey('directory: share bar popups, copy messages, Tumblr counter', PHONE, async (ctx) => {
-  const { page, baseUrl, screenshot } = ctx;
+test('directory: share bar popups, copy messages, Tumblr counter @375x812', async ({ page, baseUrl, shot }) => {
   await acceptedNotice(page);
   // Our server finds no count (the test network has no Tumblr; this makes it certain and quick). The
   // browser never talks to Tumblr itself (docs/decisions/0805).
@@ -47,14 +48,13 @@ journey('directory: share bar popups, copy messages, Tumblr counter', PHONE, asy
   await bar.scrollIntoViewIfNeeded();
   // X is its logo with the name "Share on X", not a bare cross that reads as "close" on a phone.
   const xLink = bar.getByRole('link', { name: 'Share on X' });
-  await xLink.waitFor();
-  assert.equal(await xLink.count(), 1);
-  assert.ok(((await xLink.locator('path').getAttribute('d')) ?? '').length > 40, 'the X logo, not a two-line cross');
+  await expect(xLink).toHaveCount(1);
+  await expect(xLink.locator('path'), 'the X logo, not a two-line cross').toHaveAttribute('d', /^[\s\S]{41,}$/);
   await page.waitForTimeout(300);
   assert.equal(tumblrAsked, 1, 'the count is asked for once the bar is seen');
-  assert.equal(await bar.getByTestId('tumblr-count').count(), 0, 'a failed count shows nothing');
+  await expect(bar.getByTestId('tumblr-count'), 'a failed count shows nothing').toHaveCount(0);
   assert.equal(tumblrDirect, 0, 'the page itself never asks Tumblr');
-  await screenshot('1-share-bar');
+  await shot('1-share-bar');
 
   // Phone style: round icon buttons, labels for screen readers only.
   const x = bar.locator('[data-network="x"]');
@@ -85,10 +85,10 @@ journey('directory: share bar popups, copy messages, Tumblr counter', PHONE, asy
     assert.match(opened.features, new RegExp(`left=${expected.left}(,|$)`));
     assert.match(opened.features, new RegExp(`top=${expected.top}(,|$)`));
   }
-  assert.equal(new URL(page.url()).pathname, `/profile/${items[0].id}`, 'the page itself stayed');
+  await expect(page, 'the page itself stayed').toHaveURL((url) => url.pathname === `/profile/${items[0].id}`);
   // Email is a mailto: link (a popup would stay blank).
-  assert.match(
-    (await bar.locator('[data-network="email"]').getAttribute('href')) ?? '',
+  await expect(bar.locator('[data-network="email"]')).toHaveAttribute(
+    'href',
     /^mailto:\?subject=.+&body=.+profile%2F\d+/,
   );
 
@@ -98,7 +98,7 @@ journey('directory: share bar popups, copy messages, Tumblr counter', PHONE, asy
   const notice = page.getByTestId('notification-dialog');
   await notice.getByText('URL copied to clipboard.').waitFor();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shared);
-  await screenshot('2-copied');
+  await shot('2-copied');
   await notice.getByRole('button', { name: 'OK' }).click();
   await notice.waitFor({ state: 'detached' });
   // ...and failure (no clipboard at all).
@@ -111,8 +111,7 @@ journey('directory: share bar popups, copy messages, Tumblr counter', PHONE, asy
   await notice.getByRole('button', { name: 'OK' }).click();
 });
 
-journey('directory: Tumblr counter shortened, share buttons from 768 px', PHONE, async (ctx) => {
-  const { page, baseUrl, screenshot } = ctx;
+test('directory: Tumblr counter shortened, share buttons from 768 px @375x812', async ({ page, baseUrl, shot }) => {
   await acceptedNotice(page);
   // Tumblr has a count this time (our server's answer, which it got from Tumblr's JSON stats).
   await page.route('**/api/share/tumblr?**', (route) => {
@@ -126,28 +125,18 @@ journey('directory: Tumblr counter shortened, share buttons from 768 px', PHONE,
   const bar = page.getByTestId('share-bar');
   await bar.scrollIntoViewIfNeeded();
   const count = bar.getByTestId('tumblr-count');
-  await count.waitFor();
-  assert.match(await count.innerText(), /^1\.2k/);
-  await screenshot('1-counter-phone');
+  await expect(count).toHaveText(/^1\.2k/);
+  await shot('1-counter-phone');
 
   // At 768 px and wider the buttons carry their names.
   await page.setViewportSize({ width: 768, height: 900 });
   await bar.scrollIntoViewIfNeeded();
   const x = bar.locator('[data-network="x"]');
-  await page.waitForFunction(
-    () =>
-      (document.querySelector('[data-testid="share-bar"] [data-network="x"]') as HTMLElement).getBoundingClientRect()
-        .width > 44,
-  );
-  assert.ok(await x.getByText('X', { exact: true }).isVisible());
-  assert.ok(await bar.getByText('Copy URL').isVisible());
-  await screenshot('2-wide');
+  const width = async () => (await x.boundingBox())?.width ?? 0;
+  await expect.poll(width).toBeGreaterThan(44);
+  await expect(x.getByText('X', { exact: true })).toBeVisible();
+  await expect(bar.getByText('Copy URL')).toBeVisible();
+  await shot('2-wide');
   await page.setViewportSize({ width: 767, height: 900 });
-  await page.waitForFunction(
-    () =>
-      Math.round(
-        (document.querySelector('[data-testid="share-bar"] [data-network="x"]') as HTMLElement).getBoundingClientRect()
-          .width,
-      ) === 44,
-  );
+  await expect.poll(async () => Math.round(await width())).toBe(44);
 });

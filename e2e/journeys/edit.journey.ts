@@ -5,9 +5,11 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { jpegWithGps } from '../../src/server/test/media-files';
-import { journey, PHONE } from '../harness';
+import { PHONE, test } from '../harness';
 import { acknowledge, newAccount, registerViaApi } from './auth-helpers';
 import { acceptedNotice } from './directory-helpers';
+
+test.use({ viewport: PHONE });
 
 /** A name of letters only (a screen name has at most 3 digits), unique per run. */
 function uniqueName(): string {
@@ -22,8 +24,12 @@ async function save(page: Page, step: string) {
   await form.getByRole('button', { name: 'Save and continue' }).click();
 }
 
-journey('edit: register, complete every required section, listed in the directory and search', PHONE, async (ctx) => {
-  const { page, baseUrl, requests, screenshot } = ctx;
+test('edit: register, complete every required section, listed in the directory and search @375x812', async ({
+  page,
+  baseUrl,
+  requests,
+  shot,
+}) => {
   await acceptedNotice(page);
   const account = newAccount('edit');
   const name = uniqueName();
@@ -45,7 +51,7 @@ journey('edit: register, complete every required section, listed in the director
   const walk = page.getByTestId('completion');
   await walk.getByText('Please complete your profile first.').waitFor();
   await walk.getByText('Step 1 of 7').waitFor();
-  await screenshot('1-completion-start');
+  await shot('1-completion-start');
 
   // Screen name: a slogan is refused in the browser, nothing is sent.
   const sent = () => requests.filter((u) => u.includes('/api/update')).length;
@@ -55,7 +61,7 @@ journey('edit: register, complete every required section, listed in the director
   await save(page, 'screen_name');
   await walk.getByText('Screen name must be a name only, with no links, phone numbers or slogans.').waitFor();
   assert.equal(sent(), before, 'the refused name was not sent');
-  await screenshot('2-screen-name-refused');
+  await shot('2-screen-name-refused');
   await screenName.fill(name);
   await save(page, 'screen_name');
 
@@ -71,7 +77,7 @@ journey('edit: register, complete every required section, listed in the director
   await location.getByRole('option').filter({ hasText: 'Manchester' }).first().getByRole('button').click();
   await location.getByTestId('city-chosen').getByText('Manchester, United Kingdom').waitFor();
   await location.getByLabel('Area').fill('Northern Quarter');
-  await screenshot('3-location');
+  await shot('3-location');
   await save(page, 'location');
 
   // Phone: international format starting with +, shown formatted.
@@ -88,7 +94,7 @@ journey('edit: register, complete every required section, listed in the director
   await about.fill('I love art galleries, good jazz and long dinners with interesting people.');
   await page.getByTestId('about-words').getByText('12 words').waitFor();
   await walk.getByText('We advise at least 300 words').waitFor();
-  await screenshot('4-about');
+  await shot('4-about');
   await save(page, 'about');
 
   // Avatar, the last step: the Attention rules first.
@@ -107,19 +113,19 @@ journey('edit: register, complete every required section, listed in the director
   const done = page.getByTestId('completion-done');
   await done.getByText('Your profile is complete').waitFor();
   await done.getByText('It is listed in Manchester now').waitFor();
-  await screenshot('5-complete');
+  await shot('5-complete');
   await done.getByRole('link', { name: 'See it in the directory' }).click();
   await page.waitForURL(/\/escorts\/united-kingdom\/manchester$/);
   const card = page.locator(`[data-testid="profile-card"][data-id="${id}"]`);
   await card.waitFor();
   await card.getByText(name).waitFor();
   await card.getByText('Manchester - Northern Quarter').waitFor();
-  await screenshot('6-in-directory');
+  await shot('6-in-directory');
 
   // And in search.
   await page.goto(`${baseUrl}/search?q=${encodeURIComponent(name)}`);
   await page.locator(`[data-testid="profile-card"][data-id="${id}"]`).waitFor();
-  await screenshot('7-in-search');
+  await shot('7-in-search');
 
   // The overview: complete, listed, a position, and the 30-day chart.
   await page.goto(`${baseUrl}/edit/${id}`);
@@ -132,7 +138,7 @@ journey('edit: register, complete every required section, listed in the director
     .waitFor();
   await overview.locator('.stats-chart__canvas canvas').waitFor();
   await page.getByTestId('edit-menu').waitFor();
-  await screenshot('8-overview');
+  await shot('8-overview');
 
   // A section opened directly: hiding the ad takes it out of the directory at once.
   await page.goto(`${baseUrl}/edit/${id}?edit=ad_status`);
@@ -150,8 +156,12 @@ journey('edit: register, complete every required section, listed in the director
   assert.ok(!found.includes(id), 'a hidden ad is not in search');
 });
 
-journey('edit: rates, availability, links, likes and languages saved and shown on the profile', PHONE, async (ctx) => {
-  const { page, baseUrl, screenshot, allowConsoleError } = ctx;
+test('edit: rates, availability, links, likes and languages saved and shown on the profile @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+  allowConsoleError,
+}) => {
   // The ad is not complete, so its server-rendered page answers 404; the SPA shows it to its owner.
   allowConsoleError(/status of 404 .*\/profile\/\d+\]$/);
   await acceptedNotice(page);
@@ -171,7 +181,7 @@ journey('edit: rates, availability, links, likes and languages saved and shown o
   await incall.getByLabel('1 hour').fill('150');
   await incall.getByLabel('Overnight').fill('900');
   await outcall.getByLabel('Dinner date').fill('320');
-  await screenshot('1-rates');
+  await shot('1-rates');
   await rates.getByRole('button', { name: 'Save' }).click();
   await rates.getByText('Saved.').waitFor();
 
@@ -181,7 +191,7 @@ journey('edit: rates, availability, links, likes and languages saved and shown o
   const monday = days.locator('[data-day="monday"]');
   await monday.getByRole('checkbox').check();
   await monday.getByLabel('Monday Until').fill('02:00');
-  await screenshot('2-availability');
+  await shot('2-availability');
   await days.getByRole('button', { name: 'Save' }).click();
   await days.getByText('Saved.').waitFor();
 
@@ -208,7 +218,7 @@ journey('edit: rates, availability, links, likes and languages saved and shown o
   await page.getByTestId('profile-rates').getByText('£320').waitFor();
   await page.getByTestId('profile-availability').getByText(/02:00/).waitFor();
   await page.getByTestId('profile-links').getByText('@sections_demo').waitFor();
-  await screenshot('3-profile');
+  await shot('3-profile');
 
   // The edit screen in German.
   await page.goto(`${baseUrl}/edit/${me.id}?edit=about&lang=de`);
@@ -217,5 +227,5 @@ journey('edit: rates, availability, links, likes and languages saved and shown o
     .getByTestId('form-about')
     .getByText(/0 Wörter/)
     .waitFor();
-  await screenshot('4-german');
+  await shot('4-german');
 });

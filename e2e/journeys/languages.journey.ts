@@ -5,11 +5,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { journey, PHONE } from '../harness';
+import { expect, PHONE, test } from '../harness';
 import { jpegWithGps } from '../../src/server/test/media-files';
 import { call, upload } from './admin-helpers';
 import { registerViaApi, type TestAccount } from './auth-helpers';
 import { acceptedNotice, busiestCountry, type Country } from './directory-helpers';
+
+test.use({ viewport: PHONE });
 
 type Catalogue = { [key: string]: string | Catalogue };
 const I18N = path.resolve(import.meta.dirname, '../../src/shared/i18n');
@@ -57,23 +59,29 @@ export function englishSentences(other = 'de', minWords = 3): string[] {
 const rawKey = /\b[a-z][a-zA-Z]*(?::[a-z][a-zA-Z]*)?(?:\.[a-z][a-zA-Z0-9]*){2,}\b/;
 
 async function visibleText(page: Page): Promise<string> {
-  await page.waitForFunction(() => !document.querySelector('.spinner-cover, .skeleton-text'), null, {
-    timeout: 15_000,
-  });
+  await expect(page.locator('.spinner-cover, .skeleton-text')).toHaveCount(0, { timeout: 15_000 });
   return page.evaluate(() => document.body.innerText);
 }
 
-/** The page shows `lang` (html lang), no English catalogue sentence and no raw catalogue key. */
+/**
+ * The page shows `lang` (html lang), no English catalogue sentence and no raw catalogue key. Auto-waiting:
+ * a signed-in user's language arrives with the start fetch, and the display switches then.
+ */
 async function expectLanguage(page: Page, lang: 'de' | 'es', sentences: string[], where: string) {
-  // A signed-in user's language arrives with the start fetch: the display switches then.
-  await page
-    .waitForFunction((l) => document.documentElement.lang === l, lang, { timeout: 10_000 })
-    .catch(() => undefined);
-  const text = (await visibleText(page)).replace(/\s+/g, ' ');
-  const found = sentences.filter((s) => text.includes(s));
-  assert.deepEqual(found, [], `${where}: English sentences on a page in ${lang}`);
-  assert.doesNotMatch(text, rawKey, `${where}: a raw catalogue key is shown`);
-  assert.equal(await page.evaluate(() => document.documentElement.lang), lang, `${where}: <html lang>`);
+  await expect(page.locator('html'), `${where}: <html lang>`).toHaveAttribute('lang', lang);
+  const text = async () => (await visibleText(page)).replace(/\s+/g, ' ');
+  await expect
+    .poll(
+      async () => {
+        const shown = await text();
+        return sentences.filter((s) => shown.includes(s));
+      },
+      { message: `${where}: English sentences on a page in ${lang}` },
+    )
+    .toEqual([]);
+  await expect
+    .poll(async () => rawKey.exec(await text())?.[0] ?? null, { message: `${where}: a raw catalogue key is shown` })
+    .toBeNull();
 }
 
 const attr = (html: string, re: RegExp) => re.exec(html)?.[1]?.replace(/&amp;/g, '&');
@@ -216,109 +224,106 @@ async function tour(page: Page, t: Tour) {
   // The account screen is reachable with an incomplete profile (no completion redirect).
   await visit('account', `/edit/account/${t.accountId}`, () => page.locator('h1').first().waitFor(), '6-account');
   // The switcher names the page's language at once, and the account's once its data is in (auto-waiting).
-  await page.waitForFunction(
-    (lang) => (document.querySelector('[data-testid="language-switcher"]') as HTMLSelectElement | null)?.value === lang,
-    t.lang,
-    { timeout: 10_000 },
-  );
+  await expect(page.getByTestId('language-switcher')).toHaveValue(t.lang);
 }
 
-journey(
-  'languages: a de. host shows no English on the ten judged screens, and the server HTML agrees',
-  PHONE,
-  async ({ page, baseUrl, screenshot }) => {
-    await acceptedNotice(page);
-    const country = await busiestCountry(page, baseUrl);
-    const de = baseUrl.replace('127.0.0.1', 'de.localhost');
-    await page.goto(`${de}/countries`);
-    await page.getByTestId('country-list').waitFor();
-    // Registered from the German page: the account's language is German (its emails too).
-    const account = await completeAdvertiser(page, 'lang-de', 61);
-    await tour(page, {
-      origin: de,
-      query: '',
-      lang: 'de',
-      country,
-      accountId: account.id,
-      serverHtml: true,
-      shot: screenshot,
-    });
-  },
-);
+test('languages: a de. host shows no English on the ten judged screens, and the server HTML agrees @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+}) => {
+  await acceptedNotice(page);
+  const country = await busiestCountry(page, baseUrl);
+  const de = baseUrl.replace('127.0.0.1', 'de.localhost');
+  await page.goto(`${de}/countries`);
+  await page.getByTestId('country-list').waitFor();
+  // Registered from the German page: the account's language is German (its emails too).
+  const account = await completeAdvertiser(page, 'lang-de', 61);
+  await tour(page, {
+    origin: de,
+    query: '',
+    lang: 'de',
+    country,
+    accountId: account.id,
+    serverHtml: true,
+    shot,
+  });
+});
 
-journey('languages: the switcher changes the display and is remembered', PHONE, async ({ page, baseUrl }) => {
+test('languages: the switcher changes the display and is remembered @375x812', async ({ page, baseUrl }) => {
   await acceptedNotice(page);
   await page.goto(`${baseUrl}/help`);
   await page.getByTestId('help-form').waitFor();
-  assert.equal(await page.locator('h1').first().innerText(), 'Get Help');
+  const h1 = page.locator('h1').first();
+  await expect(h1).toHaveText('Get Help');
   await page.locator('.menu-toggle').click();
   await page.getByTestId('language-switcher').selectOption('es');
-  await page.waitForFunction(() => document.documentElement.lang === 'es');
-  assert.equal(await page.locator('h1').first().innerText(), 'Ayuda');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(h1).toHaveText('Ayuda');
   await page.reload();
   await page.getByTestId('help-form').waitFor();
-  assert.equal(await page.locator('h1').first().innerText(), 'Ayuda', 'the choice is remembered');
+  await expect(h1, 'the choice is remembered').toHaveText('Ayuda');
   // An indexed ?lang= address still shows what search engines were told.
   await page.goto(`${baseUrl}/help?lang=de`);
   await page.getByTestId('help-form').waitFor();
-  assert.equal(await page.locator('h1').first().innerText(), 'Hilfe');
+  await expect(h1).toHaveText('Hilfe');
 });
 
-journey(
-  'languages: the help form refuses bad input and sends a good message',
-  PHONE,
-  async ({ page, baseUrl, allowConsoleError, dataDir }) => {
-    await acceptedNotice(page);
-    allowConsoleError(/status of 422/);
-    await page.goto(`${baseUrl}/help?lang=es`);
-    await page.getByTestId('help-form').waitFor();
-    const form = page.getByTestId('help-form');
-    await form.locator('input[name="name"]').fill('Sam');
-    await form.locator('input[name="email"]').fill('no-address');
-    await form.locator('input[name="subject"]').fill('Pregunta');
-    await form.locator('textarea[name="message"]').fill('Hola.');
-    await form.locator('button[type="submit"]').click();
-    await page.locator('[aria-invalid="true"]').first().waitFor();
-    assert.equal(await page.getByTestId('help-sent').count(), 0);
-    await form.locator('input[name="email"]').fill('sam@example.test');
-    await form.locator('button[type="submit"]').click();
-    await page.getByTestId('help-sent').waitFor();
-    assert.match(await page.getByTestId('help-sent').innerText(), /^Gracias/);
-    if (dataDir) {
-      const jobsDone = await page.request.get(`${baseUrl}/api/health`);
-      assert.ok(jobsDone.ok());
-    }
-  },
-);
+test('languages: the help form refuses bad input and sends a good message @375x812', async ({
+  page,
+  baseUrl,
+  allowConsoleError,
+  dataDir,
+}) => {
+  await acceptedNotice(page);
+  allowConsoleError(/status of 422/);
+  await page.goto(`${baseUrl}/help?lang=es`);
+  await page.getByTestId('help-form').waitFor();
+  const form = page.getByTestId('help-form');
+  await form.locator('input[name="name"]').fill('Sam');
+  await form.locator('input[name="email"]').fill('no-address');
+  await form.locator('input[name="subject"]').fill('Pregunta');
+  await form.locator('textarea[name="message"]').fill('Hola.');
+  await form.locator('button[type="submit"]').click();
+  await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+  await expect(page.getByTestId('help-sent')).toHaveCount(0);
+  await form.locator('input[name="email"]').fill('sam@example.test');
+  await form.locator('button[type="submit"]').click();
+  await expect(page.getByTestId('help-sent')).toHaveText(/^Gracias/);
+  if (dataDir) {
+    const jobsDone = await page.request.get(`${baseUrl}/api/health`);
+    assert.ok(jobsDone.ok());
+  }
+});
 
-journey(
-  'languages: a signed-in Spanish-speaking advertiser sees the ten judged screens in Spanish',
-  PHONE,
-  async ({ page, baseUrl, screenshot }) => {
-    await acceptedNotice(page);
-    const country = await busiestCountry(page, baseUrl);
-    await page.goto(`${baseUrl}/countries`);
-    await page.getByTestId('country-list').waitFor();
-    const account = await completeAdvertiser(page, 'lang-es', 62);
-    const saved = await page.evaluate(
-      (id) => window.__directoryApp!.api(`/account/${id}/language`, { method: 'POST', body: { language: 'es' } }),
-      account.id,
-    );
-    assert.deepEqual(saved, { data: { language: 'es' } });
-    // The neutral host and no ?lang=: only the account says Spanish (the start fetch switches the display).
-    await tour(page, {
-      origin: baseUrl,
-      query: '',
-      lang: 'es',
-      country,
-      accountId: account.id,
-      serverHtml: false,
-      shot: screenshot,
-    });
-  },
-);
+test('languages: a signed-in Spanish-speaking advertiser sees the ten judged screens in Spanish @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+}) => {
+  await acceptedNotice(page);
+  const country = await busiestCountry(page, baseUrl);
+  await page.goto(`${baseUrl}/countries`);
+  await page.getByTestId('country-list').waitFor();
+  const account = await completeAdvertiser(page, 'lang-es', 62);
+  const saved = await page.evaluate(
+    (id) => window.__directoryApp!.api(`/account/${id}/language`, { method: 'POST', body: { language: 'es' } }),
+    account.id,
+  );
+  assert.deepEqual(saved, { data: { language: 'es' } });
+  // The neutral host and no ?lang=: only the account says Spanish (the start fetch switches the display).
+  await tour(page, {
+    origin: baseUrl,
+    query: '',
+    lang: 'es',
+    country,
+    accountId: account.id,
+    serverHtml: false,
+    shot,
+  });
+});
 
-journey('languages: ?lang=es pages come from the server in Spanish', PHONE, async ({ page, baseUrl, screenshot }) => {
+test('languages: ?lang=es pages come from the server in Spanish @375x812', async ({ page, baseUrl, shot }) => {
   await acceptedNotice(page);
   const country = await busiestCountry(page, baseUrl);
   await page.goto(`${baseUrl}/countries?lang=es`);
@@ -331,13 +336,13 @@ journey('languages: ?lang=es pages come from the server in Spanish', PHONE, asyn
     country,
     accountId: account.id,
     serverHtml: true,
-    shot: screenshot,
+    shot,
   });
 });
 
 // Screenshots of five screens per language at 375 px for docs/screenshots (E2E_DOCS_SCREENSHOTS=1).
-journey('languages: screenshots of five screens per language', PHONE, async ({ page, baseUrl }) => {
-  if (!process.env.E2E_DOCS_SCREENSHOTS) return;
+test('languages: screenshots of five screens per language @375x812', async ({ page, baseUrl }) => {
+  test.skip(!process.env.E2E_DOCS_SCREENSHOTS, 'only with E2E_DOCS_SCREENSHOTS=1');
   await acceptedNotice(page);
   const country = await busiestCountry(page, baseUrl);
   const dir = path.resolve(import.meta.dirname, '../../docs/screenshots');

@@ -7,8 +7,10 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { jpegWithGps, png, videoWithLocation } from '../../src/server/test/media-files';
-import { journey, PHONE } from '../harness';
+import { PHONE, test } from '../harness';
 import { acknowledge, dismissValidation, registerViaApi } from './auth-helpers';
+
+test.use({ viewport: PHONE });
 
 async function chooseFiles(
   page: Page,
@@ -20,8 +22,12 @@ async function chooseFiles(
   await (await chooser).setFiles(files);
 }
 
-journey('media: avatar without metadata, gallery of 9, reorder, pending video, verification', PHONE, async (ctx) => {
-  const { page, baseUrl, screenshot, allowConsoleError } = ctx;
+test('media: avatar without metadata, gallery of 9, reorder, pending video, verification @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+  allowConsoleError,
+}) => {
   allowConsoleError(/status of 422/);
   // The ad is not complete, so its server-rendered page answers 404; the SPA shows it to its owner.
   allowConsoleError(/status of 404 .*\/profile\/\d+\]$/);
@@ -38,12 +44,12 @@ journey('media: avatar without metadata, gallery of 9, reorder, pending video, v
   await page.goto(`${baseUrl}/edit/media/${me.id}`);
   const avatarCard = page.getByTestId('media-avatar');
   await avatarCard.getByText('No avatar yet').waitFor();
-  await screenshot('1-media-empty');
+  await shot('1-media-empty');
   await avatarCard.getByTestId('avatar-upload').click();
   const rules = page.getByTestId('confirm-dialog');
   await rules.getByText('Attention').waitFor();
   await rules.getByText(/must not show exposed genitals, several people, contact info/).waitFor();
-  await screenshot('2-attention');
+  await shot('2-attention');
   const photo = await jpegWithGps({ width: 2400, height: 3200, seed: 5 });
   assert.ok(await exifr.gps(photo), 'the test photo carries a GPS position');
   await chooseFiles(page, () => rules.getByRole('button', { name: 'I understand, choose a photo' }).click(), [
@@ -55,7 +61,7 @@ journey('media: avatar without metadata, gallery of 9, reorder, pending video, v
     () =>
       (document.querySelector('[data-testid="media-avatar"] .media-preview img') as HTMLImageElement | null)?.complete,
   );
-  await screenshot('3-avatar');
+  await shot('3-avatar');
   // Every variant the browser may load: WebP from <source>, JPEG from the <img>.
   const sets = await avatarCard.locator('.media-preview').evaluate((el) => ({
     webp: el.querySelector('source')?.getAttribute('srcset') ?? '',
@@ -91,7 +97,7 @@ journey('media: avatar without metadata, gallery of 9, reorder, pending video, v
   await page.getByTestId('gallery-full').waitFor();
   assert.equal(await page.getByTestId('gallery-item').count(), 9);
   assert.equal(await page.getByTestId('gallery-upload').isDisabled(), true);
-  await screenshot('4-gallery-full');
+  await shot('4-gallery-full');
 
   // Reorder by dragging: the first photo goes onto the third.
   const before = await page
@@ -116,7 +122,7 @@ journey('media: avatar without metadata, gallery of 9, reorder, pending video, v
       ) === JSON.stringify(want),
     expected,
   );
-  await screenshot('5-gallery-reordered');
+  await shot('5-gallery-reordered');
 
   // The profile shows the new order (the owner sees the public view of an ad still being built).
   await page.goto(`${baseUrl}/profile/${me.id}`);
@@ -137,7 +143,7 @@ journey('media: avatar without metadata, gallery of 9, reorder, pending video, v
     expected,
   );
   assert.equal(shown.length, 9);
-  await screenshot('6-profile-gallery');
+  await shot('6-profile-gallery');
 
   // Video: converted by the job, then pending, never on the profile until approved.
   await page.goto(`${baseUrl}/edit/media/${me.id}`);
@@ -148,7 +154,7 @@ journey('media: avatar without metadata, gallery of 9, reorder, pending video, v
   await page.locator('[data-testid="media-video"][data-status="pending"]').waitFor({ timeout: 30_000 });
   await videoCard.getByText('Pending: an admin checks your video before the public sees it.').waitFor();
   await videoCard.getByTestId('video-preview').waitFor();
-  await screenshot('7-video-pending');
+  await shot('7-video-pending');
   await page.goto(`${baseUrl}/profile/${me.id}`);
   await page.getByTestId('profile-gallery').waitFor();
   assert.equal(await page.getByTestId('profile-video').count(), 0, 'a pending video is not on the profile');
@@ -160,14 +166,14 @@ journey('media: avatar without metadata, gallery of 9, reorder, pending video, v
   ]);
   await acknowledge(page, /Your request is pending/);
   await page.locator('[data-testid="verify-card"][data-status="pending"]').waitFor();
-  await screenshot('8-verify-pending');
+  await shot('8-verify-pending');
 
   // Delete all media, behind its confirmation.
   await page.goto(`${baseUrl}/edit/media/${me.id}`);
   await page.getByTestId('media-delete-all').click();
   const confirmAll = page.getByTestId('confirm-dialog');
   await confirmAll.getByText('Delete all media?').waitFor();
-  await screenshot('9-delete-all');
+  await shot('9-delete-all');
   await confirmAll.getByRole('button', { name: 'Delete everything' }).click();
   await acknowledge(page, /All your media were deleted/);
   await page.getByTestId('media-avatar').getByText('No avatar yet').waitFor();

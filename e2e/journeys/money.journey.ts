@@ -6,9 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { jpegWithGps } from '../../src/server/test/media-files';
-import { journey, PHONE } from '../harness';
+import { PHONE, test } from '../harness';
 import { registerViaApi, type TestAccount } from './auth-helpers';
 import { acceptedNotice } from './directory-helpers';
+
+test.use({ viewport: PHONE });
 
 interface City {
   id: number;
@@ -78,129 +80,128 @@ async function fitsWidth(page: Page, what: string) {
   assert.ok(overflow <= 0, `${what} is ${overflow} px wider than the screen`);
 }
 
-journey(
-  'money: card loads (4242 and 3220), crypto load, top-up to position 1, transactions CSV',
-  PHONE,
-  async (ctx) => {
-    const { page, baseUrl, screenshot } = ctx;
-    await acceptedNotice(page);
-    await page.goto(`${baseUrl}/countries`);
-    await page.getByTestId('country-list').waitFor();
+test('money: card loads (4242 and 3220), crypto load, top-up to position 1, transactions CSV @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+}) => {
+  await acceptedNotice(page);
+  await page.goto(`${baseUrl}/countries`);
+  await page.getByTestId('country-list').waitFor();
 
-    // The advertiser is listed in Leeds; another one listed after her is now above her.
-    const me = await listedAdvertiser(page, 'money', 'Leeds');
-    await api(page, '/auth/logout', {});
-    await listedAdvertiser(page, 'rival', 'Leeds');
-    await api(page, '/auth/logout', {});
-    await api(page, '/auth/login', { login: me.username, password: me.password });
-    const cityPath = `/escorts/${me.city.country_slug}/${me.city.slug}`;
+  // The advertiser is listed in Leeds; another one listed after her is now above her.
+  const me = await listedAdvertiser(page, 'money', 'Leeds');
+  await api(page, '/auth/logout', {});
+  await listedAdvertiser(page, 'rival', 'Leeds');
+  await api(page, '/auth/logout', {});
+  await api(page, '/auth/login', { login: me.username, password: me.password });
+  const cityPath = `/escorts/${me.city.country_slug}/${me.city.slug}`;
 
-    await page.goto(`${baseUrl}/checkout/cart`);
-    await page.getByTestId('position').getByText('Your position in your city: 2').waitFor();
-    await page.getByTestId('cart-empty').waitFor();
-    await screenshot('1-cart-empty');
-    await fitsWidth(page, '/checkout/cart');
+  await page.goto(`${baseUrl}/checkout/cart`);
+  await page.getByTestId('position').getByText('Your position in your city: 2').waitFor();
+  await page.getByTestId('cart-empty').waitFor();
+  await shot('1-cart-empty');
+  await fitsWidth(page, '/checkout/cart');
 
-    // Load 10.00 with 4242 4242 4242 4242: loaded at once.
-    await page.goto(`${baseUrl}/edit/load/${me.id}`);
-    await page.getByTestId('load-balance').getByText('€0.00').waitFor();
-    await page.getByTestId('load-methods').getByRole('tab', { name: 'Card' }).click();
-    await page.getByTestId('sandbox-note').getByText('SANDBOX').first().waitFor();
-    await screenshot('2-card-form');
-    await fitsWidth(page, '/edit/load card form');
-    await payByCard(page, '10', '4242 4242 4242 4242');
-    const outcome = page.getByTestId('payment-outcome');
-    await outcome.and(page.locator('[data-status="loaded"]')).waitFor();
-    await outcome.getByText('€10.00 was added to your balance.').waitFor();
-    await page.getByTestId('load-balance').getByText('€10.00').waitFor();
-    await screenshot('3-loaded-4242');
+  // Load 10.00 with 4242 4242 4242 4242: loaded at once.
+  await page.goto(`${baseUrl}/edit/load/${me.id}`);
+  await page.getByTestId('load-balance').getByText('€0.00').waitFor();
+  await page.getByTestId('load-methods').getByRole('tab', { name: 'Card' }).click();
+  await page.getByTestId('sandbox-note').getByText('SANDBOX').first().waitFor();
+  await shot('2-card-form');
+  await fitsWidth(page, '/edit/load card form');
+  await payByCard(page, '10', '4242 4242 4242 4242');
+  const outcome = page.getByTestId('payment-outcome');
+  await outcome.and(page.locator('[data-status="loaded"]')).waitFor();
+  await outcome.getByText('€10.00 was added to your balance.').waitFor();
+  await page.getByTestId('load-balance').getByText('€10.00').waitFor();
+  await shot('3-loaded-4242');
 
-    // Load 25.00 with 4000 0000 0000 3220: the bank's confirmation step first, then back here.
-    await payByCard(page, '25', '4000 0000 0000 3220');
-    await page.waitForURL(/\/sandbox-acquirer\/v1\/challenge\//);
-    await page.getByText('Your bank asks you to confirm the payment of €25.00').waitFor();
-    await screenshot('4-confirmation-step');
-    await fitsWidth(page, 'the confirmation step');
-    await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.waitForURL(new RegExp(`/edit/load/${me.id}\\?payment=\\d+$`));
-    await outcome.and(page.locator('[data-status="loaded"]')).waitFor();
-    await page.getByTestId('load-balance').getByText('€35.00').waitFor();
-    // The form is back on the method just used.
-    await page.getByRole('tab', { name: 'Card', selected: true }).waitFor();
-    await screenshot('5-loaded-3220');
+  // Load 25.00 with 4000 0000 0000 3220: the bank's confirmation step first, then back here.
+  await payByCard(page, '25', '4000 0000 0000 3220');
+  await page.waitForURL(/\/sandbox-acquirer\/v1\/challenge\//);
+  await page.getByText('Your bank asks you to confirm the payment of €25.00').waitFor();
+  await shot('4-confirmation-step');
+  await fitsWidth(page, 'the confirmation step');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.waitForURL(new RegExp(`/edit/load/${me.id}\\?payment=\\d+$`));
+  await outcome.and(page.locator('[data-status="loaded"]')).waitFor();
+  await page.getByTestId('load-balance').getByText('€35.00').waitFor();
+  // The form is back on the method just used.
+  await page.getByRole('tab', { name: 'Card', selected: true }).waitFor();
+  await shot('5-loaded-3220');
 
-    // Load 10.00 by crypto: an invoice with address, amount and countdown; the sandbox's "simulate payment"
-    // sends the signed webhook, and the page sees the credit by itself.
-    await page.getByTestId('load-methods').getByRole('tab', { name: 'Crypto' }).click();
-    await page
-      .getByTestId('load-methods')
-      .getByLabel(/Amount to load/)
-      .fill('10');
-    await page.getByTestId('create-invoice').click();
-    const invoice = page.getByTestId('crypto-invoice');
-    await invoice
-      .getByTestId('invoice-expiry')
-      .getByText(/The invoice expires in/)
-      .waitFor();
-    assert.match((await invoice.getByTestId('invoice-address').textContent()) ?? '', /tb1q/);
-    await screenshot('5b-crypto-invoice');
-    await fitsWidth(page, 'the crypto invoice');
-    await invoice.getByTestId('simulate-payment').click();
-    await page.getByTestId('payment-outcome').and(page.locator('[data-status="loaded"]')).waitFor();
-    await page.getByTestId('load-balance').getByText('€45.00').waitFor();
+  // Load 10.00 by crypto: an invoice with address, amount and countdown; the sandbox's "simulate payment"
+  // sends the signed webhook, and the page sees the credit by itself.
+  await page.getByTestId('load-methods').getByRole('tab', { name: 'Crypto' }).click();
+  await page
+    .getByTestId('load-methods')
+    .getByLabel(/Amount to load/)
+    .fill('10');
+  await page.getByTestId('create-invoice').click();
+  const invoice = page.getByTestId('crypto-invoice');
+  await invoice
+    .getByTestId('invoice-expiry')
+    .getByText(/The invoice expires in/)
+    .waitFor();
+  assert.match((await invoice.getByTestId('invoice-address').textContent()) ?? '', /tb1q/);
+  await shot('5b-crypto-invoice');
+  await fitsWidth(page, 'the crypto invoice');
+  await invoice.getByTestId('simulate-payment').click();
+  await page.getByTestId('payment-outcome').and(page.locator('[data-status="loaded"]')).waitFor();
+  await page.getByTestId('load-balance').getByText('€45.00').waitFor();
 
-    // A standard top-up from the balance: the menu's TopUp puts it in the cart.
-    await page.goto(`${baseUrl}/checkout/cart?add=standard_topup`);
-    await page.getByTestId('cart-item').and(page.locator('[data-product="standard_topup"]')).waitFor();
-    await page.getByTestId('summary-amountToPay').getByText('€0.00').waitFor();
-    await page.getByTestId('summary-newBalance').getByText('€40.00').waitFor();
-    await screenshot('6-cart-topup');
-    await fitsWidth(page, '/checkout/cart with a top-up');
-    await page.getByTestId('pay-balance').click();
-    const paid = page.getByTestId('payment-outcome').and(page.locator('[data-status="paid"]'));
-    await paid.waitFor();
-    await paid.getByTestId('position').getByText('Your position in your city: 1').waitFor();
-    await page.getByTestId('cart-empty').waitFor();
-    await screenshot('7-paid');
+  // A standard top-up from the balance: the menu's TopUp puts it in the cart.
+  await page.goto(`${baseUrl}/checkout/cart?add=standard_topup`);
+  await page.getByTestId('cart-item').and(page.locator('[data-product="standard_topup"]')).waitFor();
+  await page.getByTestId('summary-amountToPay').getByText('€0.00').waitFor();
+  await page.getByTestId('summary-newBalance').getByText('€40.00').waitFor();
+  await shot('6-cart-topup');
+  await fitsWidth(page, '/checkout/cart with a top-up');
+  await page.getByTestId('pay-balance').click();
+  const paid = page.getByTestId('payment-outcome').and(page.locator('[data-status="paid"]'));
+  await paid.waitFor();
+  await paid.getByTestId('position').getByText('Your position in your city: 1').waitFor();
+  await page.getByTestId('cart-empty').waitFor();
+  await shot('7-paid');
 
-    // First on the city page.
-    await page.goto(`${baseUrl}${cityPath}`);
-    const first = page.getByTestId('profile-card').first();
-    await first.waitFor();
-    assert.equal(Number(await first.getAttribute('data-id')), me.id, 'the top-up put her first in Leeds');
-    await screenshot('8-first-in-city');
+  // First on the city page.
+  await page.goto(`${baseUrl}${cityPath}`);
+  const first = page.getByTestId('profile-card').first();
+  await first.waitFor();
+  assert.equal(Number(await first.getAttribute('data-id')), me.id, 'the top-up put her first in Leeds');
+  await shot('8-first-in-city');
 
-    // Transactions: three rows, newest first, and the CSV says the same.
-    await page.goto(`${baseUrl}/transactions/${me.id}`);
-    const rows = page.getByTestId('transaction');
-    await rows.first().waitFor();
-    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), [
-      'purchase',
-      'load',
-      'load',
-      'load',
-    ]);
-    await page.getByTestId('transactions-balance').getByText('€40.00').waitFor();
-    await screenshot('9-transactions');
-    await fitsWidth(page, '/transactions');
-    const download = page.waitForEvent('download');
-    await page.getByTestId('transactions-csv').click();
-    const file = await (await download).path();
-    const lines = (await fs.readFile(file, 'utf8')).trim().split(/\r?\n/);
-    assert.equal(lines[0], 'date,kind,amount,balance_after,currency,reference,products,method');
-    assert.equal(lines.length, 5, lines.join('\n'));
-    assert.match(lines[1], /^[^,]+,purchase,-5\.00,40\.00,EUR,ORD-\d+,standard_topup,$/);
-    assert.match(lines[2], /^[^,]+,load,10\.00,45\.00,EUR,[^,]+,,crypto$/);
-    assert.match(lines[3], /^[^,]+,load,25\.00,35\.00,EUR,[^,]+,,card$/);
-    assert.match(lines[4], /^[^,]+,load,10\.00,10\.00,EUR,[^,]+,,card$/);
+  // Transactions: three rows, newest first, and the CSV says the same.
+  await page.goto(`${baseUrl}/transactions/${me.id}`);
+  const rows = page.getByTestId('transaction');
+  await rows.first().waitFor();
+  assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), [
+    'purchase',
+    'load',
+    'load',
+    'load',
+  ]);
+  await page.getByTestId('transactions-balance').getByText('€40.00').waitFor();
+  await shot('9-transactions');
+  await fitsWidth(page, '/transactions');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('transactions-csv').click();
+  const file = await (await download).path();
+  const lines = (await fs.readFile(file, 'utf8')).trim().split(/\r?\n/);
+  assert.equal(lines[0], 'date,kind,amount,balance_after,currency,reference,products,method');
+  assert.equal(lines.length, 5, lines.join('\n'));
+  assert.match(lines[1], /^[^,]+,purchase,-5\.00,40\.00,EUR,ORD-\d+,standard_topup,$/);
+  assert.match(lines[2], /^[^,]+,load,10\.00,45\.00,EUR,[^,]+,,crypto$/);
+  assert.match(lines[3], /^[^,]+,load,25\.00,35\.00,EUR,[^,]+,,card$/);
+  assert.match(lines[4], /^[^,]+,load,10\.00,10\.00,EUR,[^,]+,,card$/);
 
-    // What you get: the rule that just put her first, and the prices.
-    await page.goto(`${baseUrl}/what-you-get`);
-    const rule = page.getByTestId('ranking-rule');
-    await rule.getByText('The listing moved to the top most recently comes first.').waitFor();
-    await rule.getByText('A standard top-up, bought by you or by your auto-topup').waitFor();
-    await page.getByTestId('what-you-get-page').getByText('€5.00').first().waitFor();
-    await screenshot('10-what-you-get');
-    await fitsWidth(page, '/what-you-get');
-  },
-);
+  // What you get: the rule that just put her first, and the prices.
+  await page.goto(`${baseUrl}/what-you-get`);
+  const rule = page.getByTestId('ranking-rule');
+  await rule.getByText('The listing moved to the top most recently comes first.').waitFor();
+  await rule.getByText('A standard top-up, bought by you or by your auto-topup').waitFor();
+  await page.getByTestId('what-you-get-page').getByText('€5.00').first().waitFor();
+  await shot('10-what-you-get');
+  await fitsWidth(page, '/what-you-get');
+});
