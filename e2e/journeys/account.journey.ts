@@ -1,7 +1,7 @@
 // Journey 3: a new advertiser. The start-up user data sends an incomplete profile to completion,
 // the menu shows the advertiser's entries, and logout (a CSRF-guarded POST) returns to a visitor.
 import assert from 'node:assert/strict';
-import { PHONE, test } from '../harness';
+import { expect, PHONE, test } from '../harness';
 import { acknowledge } from './auth-helpers';
 
 test.use({ viewport: PHONE });
@@ -43,13 +43,13 @@ test('advertiser: completion redirect, menu by role, logout @375x812', async ({ 
     await page.getByRole('link', { name: 'Your Profile', exact: true }).getAttribute('href'),
     `/profile/${id}`,
   );
-  assert.equal(await page.getByRole('link', { name: 'Escort? Join Now' }).count(), 0);
-  assert.equal(await page.getByRole('link', { name: 'Admin Panel' }).count(), 0);
+  await expect(page.getByRole('link', { name: 'Escort? Join Now' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Admin Panel' })).toHaveCount(0);
   await shot('1-advertiser-menu');
 
   await page.getByRole('button', { name: 'Logout' }).click();
   await page.waitForLoadState('load');
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('link', { name: 'Log in' }).waitFor();
-  assert.equal(await page.getByRole('button', { name: 'Logout' }).count(), 0);
+  await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
 });

@@ -1,7 +1,7 @@
 // Accounts in the browser (issue 3): registration to recovery on a phone, the login modal on a 401,
 // and the brute-force limit as the user sees it. Mails and texts are read from the server's outbox.
 import assert from 'node:assert/strict';
-import { DESKTOP, linkIn, PHONE, test, waitForOutbox } from '../harness';
+import { DESKTOP, expect, linkIn, PHONE, test, waitForOutbox } from '../harness';
 import { acknowledge, dismissValidation, newAccount, registerViaApi } from './auth-helpers';
 
 test.use({ viewport: PHONE });
@@ -23,7 +23,7 @@ test('auth: register, verify the email, sign out, forget and reset the password,
   await page.goto(`${baseUrl}/register`);
   const form = page.getByTestId('register-form');
   await form.waitFor();
-  assert.equal(await page.evaluate(() => document.body.id), 'register-page');
+  await expect(page.locator('body')).toHaveId('register-page');
   await shot('1-register');
 
   // The shared schemas check the form before anything is sent.
@@ -80,7 +80,7 @@ test('auth: register, verify the email, sign out, forget and reset the password,
   // Home sends the incomplete profile on to its completion walk, which says why (spec section 8).
   await acknowledge(page, /Please complete your profile first\./);
   await page.waitForTimeout(800);
-  assert.equal(await banner.count(), 0, 'the banner is gone once the address is confirmed');
+  await expect(banner, 'the banner is gone once the address is confirmed').toHaveCount(0);
   assert.ok(
     requests.some((url) => url.endsWith('/api/app/ping')),
     'a signed-in start pings /api/app/ping',
@@ -135,7 +135,7 @@ test('auth: register, verify the email, sign out, forget and reset the password,
   await acknowledge(page, /Please complete your profile first\./);
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('link', { name: 'Account Settings' }).waitFor();
-  assert.equal(await page.getByTestId('email-banner').count(), 0);
+  await expect(page.getByTestId('email-banner')).toHaveCount(0);
   await shot('10-signed-in-again');
 });
 
@@ -218,7 +218,7 @@ test.describe(() => {
     await login.getByRole('button', { name: 'Log in' }).click();
     const notice = page.getByTestId('notification-dialog');
     await notice.getByText(/Too many attempts\. Please try again in \d+ minutes?\./).waitFor();
-    assert.match(await notice.getByRole('heading').innerText(), /Something went wrong/);
+    await expect(notice.getByRole('heading')).toHaveText(/Something went wrong/, { useInnerText: true });
     await shot('3-too-many-attempts');
     await notice.getByRole('button', { name: 'OK' }).click();
 

@@ -1,7 +1,7 @@
 // Journey 1: a visitor goes from the home page to a country, scrolls to the second page of the
 // list and opens a profile; on a phone and on a desktop.
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, test } from '../harness';
+import { DESKTOP, expect, PHONE, test } from '../harness';
 import { appTookOver } from './directory-helpers';
 
 const PAGE_SIZE = 24;
@@ -20,8 +20,8 @@ for (const viewport of [PHONE, DESKTOP]) {
       await countryLinks.first().waitFor();
       // The server's first HTML shows the cards before the app takes the page over (body id, notice).
       await appTookOver(page);
-      assert.equal(await page.evaluate(() => document.body.id), 'home-page');
-      assert.match(await page.title(), /Companion/);
+      await expect(page.locator('body')).toHaveId('home-page');
+      await expect(page).toHaveTitle(/Companion/);
       await page.getByText('We arrange no bookings', { exact: false }).first().waitFor();
       await shot('1-home');
 
@@ -44,8 +44,8 @@ for (const viewport of [PHONE, DESKTOP]) {
       const page1 = (await (await firstPage).json()) as { has_more: boolean; data: unknown[] };
       const cards = page.getByTestId('profile-card');
       await cards.first().waitFor();
-      assert.equal(await page.evaluate(() => document.body.id), 'escorts-page');
-      assert.equal(await cards.count(), page1.data.length);
+      await expect(page.locator('body')).toHaveId('escorts-page');
+      await expect(cards).toHaveCount(page1.data.length);
       assert.ok(page1.has_more, 'the seed lists more than one page in the busiest country');
       assert.equal(page1.data.length, PAGE_SIZE);
       await shot('2-country');
@@ -67,8 +67,8 @@ for (const viewport of [PHONE, DESKTOP]) {
       await page.waitForURL(/\/profile\/\d+$/);
       const heading = page.getByTestId('profile-name');
       await heading.waitFor();
-      assert.equal((await heading.innerText()).trim(), name);
-      assert.equal(await page.evaluate(() => document.body.id), 'profile-page');
+      await expect(heading).toHaveText(name, { useInnerText: true });
+      await expect(page.locator('body')).toHaveId('profile-page');
       await page.waitForFunction((n) => document.title.includes(n), name);
       await page.evaluate(() => window.scrollTo(0, 0));
       await shot('4-profile');
@@ -83,11 +83,11 @@ test.describe(() => {
     await page.getByTestId('country-list').waitFor();
     const toggle = page.getByRole('button', { name: 'Menu' });
     const search = page.getByRole('searchbox', { name: 'Search profiles' });
-    assert.equal(await search.isVisible(), false, 'the menu starts collapsed on a phone');
+    await expect(search, 'the menu starts collapsed on a phone').toBeHidden();
     await toggle.click();
     await search.waitFor();
     await page.getByRole('link', { name: 'Escort? Join Now' }).waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Logout' }).count(), 0, 'a visitor has no logout');
+    await expect(page.getByRole('button', { name: 'Logout' }), 'a visitor has no logout').toHaveCount(0);
     await shot('1-menu-open');
 
     // Fewer than 3 trimmed characters: nothing happens.
@@ -99,7 +99,7 @@ test.describe(() => {
     await search.fill('  anna ');
     await search.press('Enter');
     await page.waitForURL('**/search?q=anna');
-    assert.equal(await search.isVisible(), false, 'searching collapses the menu');
+    await expect(search, 'searching collapses the menu').toBeHidden();
     await page.getByRole('heading', { name: 'Results for “anna”' }).waitFor();
     await page.getByTestId('profile-grid').or(page.getByText('No listed profile matches')).first().waitFor();
     await shot('2-searched');
@@ -107,6 +107,6 @@ test.describe(() => {
     // On load the box takes its text from q.
     await page.reload();
     await toggle.click();
-    assert.equal(await search.inputValue(), 'anna');
+    await expect(search).toHaveValue('anna');
   });
 });

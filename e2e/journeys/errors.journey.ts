@@ -1,7 +1,7 @@
 // Journey 2: unknown paths, bad parameters and the error catalogue of spec section 8, driven
 // through the app's own API client and dialogs.
 import assert from 'node:assert/strict';
-import { PHONE, test } from '../harness';
+import { expect, PHONE, test } from '../harness';
 
 test.use({ viewport: PHONE });
 
@@ -17,7 +17,7 @@ test('errors: not found, redirects, 422/401/404 and dialogs @375x812', async ({
   await page.goto(`${baseUrl}/no/such/page`);
   await page.waitForURL('**/page-not-found');
   await page.getByTestId('not-found').waitFor();
-  assert.equal(await page.evaluate(() => document.body.id), 'page-not-found-page');
+  await expect(page.locator('body')).toHaveId('page-not-found-page');
   await shot('1-not-found');
 
   // Country and place accept lowercase letters and hyphens only.
@@ -39,7 +39,7 @@ test('errors: not found, redirects, 422/401/404 and dialogs @375x812', async ({
   await page.waitForTimeout(1200);
   assert.ok(!requests.some((url) => url.includes('/api/app/getData/')), 'a visitor is not asked for user data');
   assert.ok(!requests.some((url) => url.includes('/api/app/ping')), 'a visitor is not pinged');
-  assert.equal(await page.getByTestId('login-modal').count(), 0);
+  await expect(page.getByTestId('login-modal')).toHaveCount(0);
 
   // 422 -> validation-error dialog titled with the message, errors grouped by field.
   const status = await page.evaluate(() =>
@@ -56,7 +56,7 @@ test('errors: not found, redirects, 422/401/404 and dialogs @375x812', async ({
   assert.equal(status, 422);
   const validation = page.getByTestId('validation-dialog');
   await validation.waitFor();
-  assert.match(await validation.getByRole('heading').innerText(), /Please check what you entered/);
+  await expect(validation.getByRole('heading')).toHaveText(/Please check what you entered/, { useInnerText: true });
   await validation.locator('[data-field="country"]').waitFor();
   await shot('2-validation-dialog');
   await page.keyboard.press('Escape');
@@ -112,7 +112,7 @@ test('errors: not found, redirects, 422/401/404 and dialogs @375x812', async ({
   );
   const notification = page.getByTestId('notification-dialog');
   await notification.waitFor();
-  assert.equal(await notification.getByRole('heading').innerText(), 'Notification');
+  await expect(notification.getByRole('heading')).toHaveText('Notification', { useInnerText: true });
   await shot('5-notification');
   await notification.getByRole('button', { name: 'OK' }).click();
   assert.equal(await notified, true);

@@ -2,7 +2,7 @@
 // notice and the footer), promises only what is true, shows no build id, lines up its country cards;
 // a signed-in menu fits one row at 1280 px.
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, test } from '../harness';
+import { DESKTOP, expect, PHONE, test } from '../harness';
 import { registerViaApi } from './auth-helpers';
 import { appTookOver, pageHelpers } from './directory-helpers';
 
@@ -17,10 +17,10 @@ test('layout: home page statement, claims, build id and country cards @375x812',
   await page.getByTestId('adult-notice').waitFor();
   const statements = await page.getByText('This site only lists adults', { exact: false }).count();
   assert.equal(statements, 2, 'the 18+ notice and the footer say it; the hero does not repeat it');
-  assert.doesNotMatch(await page.locator('.hero').innerText(), /verified profiles/i);
+  await expect(page.locator('.hero')).not.toHaveText(/verified profiles/i, { useInnerText: true });
 
   const footer = page.locator('footer.footer');
-  assert.doesNotMatch(await footer.innerText(), /\bv [0-9a-f]{7}/, 'no build id as visible text');
+  await expect(footer, 'no build id as visible text').not.toHaveText(/\bv [0-9a-f]{7}/, { useInnerText: true });
   assert.match((await footer.getAttribute('data-build')) ?? '', /^[0-9a-z-]+$/, 'the build id stays in the HTML');
 
   // Cards of one row are equally tall, even when a country name wraps.

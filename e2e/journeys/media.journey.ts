@@ -7,7 +7,7 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { jpegWithGps, png, videoWithLocation } from '../../src/server/test/media-files';
-import { PHONE, test } from '../harness';
+import { expect, PHONE, test } from '../harness';
 import { acknowledge, dismissValidation, registerViaApi } from './auth-helpers';
 
 test.use({ viewport: PHONE });
@@ -63,15 +63,17 @@ test('media: avatar without metadata, gallery of 9, reorder, pending video, veri
   );
   await shot('3-avatar');
   // Every variant the browser may load: WebP from <source>, JPEG from the <img>.
-  const sets = await avatarCard.locator('.media-preview').evaluate((el) => ({
-    webp: el.querySelector('source')?.getAttribute('srcset') ?? '',
-    jpeg: el.querySelector('img')?.getAttribute('srcset') ?? '',
-    width: el.querySelector('img')?.getAttribute('width'),
-    height: el.querySelector('img')?.getAttribute('height'),
-  }));
-  assert.deepEqual([sets.width, sets.height], ['1280', '1707']);
-  const urls = [...sets.webp.split(', '), ...sets.jpeg.split(', ')].map((s) => s.split(' ')[0]);
-  assert.equal(urls.length, 6);
+  await expect(avatarImg).toHaveAttribute('width', '1280');
+  await expect(avatarImg).toHaveAttribute('height', '1707');
+  const variants = async () => {
+    const sets = await avatarCard.locator('.media-preview').evaluate((el) => ({
+      webp: el.querySelector('source')?.getAttribute('srcset') ?? '',
+      jpeg: el.querySelector('img')?.getAttribute('srcset') ?? '',
+    }));
+    return [...sets.webp.split(', '), ...sets.jpeg.split(', ')].map((s) => s.split(' ')[0]).filter(Boolean);
+  };
+  await expect.poll(async () => (await variants()).length).toBe(6);
+  const urls = await variants();
   for (const url of urls) {
     const res = await page.request.get(`${baseUrl}${url}`);
     assert.equal(res.status(), 200, url);
@@ -95,8 +97,8 @@ test('media: avatar without metadata, gallery of 9, reorder, pending video, veri
   await dismissValidation(page, /Your gallery is full: it holds up to 9 photos/);
   await page.getByTestId('gallery-count').getByText('9 of 9 photos').waitFor();
   await page.getByTestId('gallery-full').waitFor();
-  assert.equal(await page.getByTestId('gallery-item').count(), 9);
-  assert.equal(await page.getByTestId('gallery-upload').isDisabled(), true);
+  await expect(page.getByTestId('gallery-item')).toHaveCount(9);
+  await expect(page.getByTestId('gallery-upload')).toBeDisabled();
   await shot('4-gallery-full');
 
   // Reorder by dragging: the first photo goes onto the third.
@@ -127,8 +129,7 @@ test('media: avatar without metadata, gallery of 9, reorder, pending video, veri
   // The profile shows the new order (the owner sees the public view of an ad still being built).
   await page.goto(`${baseUrl}/profile/${me.id}`);
   const gallery = page.getByTestId('profile-gallery');
-  await gallery.waitFor();
-  const shown = await gallery.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  await expect(gallery.locator('a')).toHaveCount(9);
   const state = await page.evaluate(
     async (id) =>
       (
@@ -142,7 +143,6 @@ test('media: avatar without metadata, gallery of 9, reorder, pending video, veri
     state.map((g) => g.id),
     expected,
   );
-  assert.equal(shown.length, 9);
   await shot('6-profile-gallery');
 
   // Video: converted by the job, then pending, never on the profile until approved.
@@ -157,7 +157,7 @@ test('media: avatar without metadata, gallery of 9, reorder, pending video, veri
   await shot('7-video-pending');
   await page.goto(`${baseUrl}/profile/${me.id}`);
   await page.getByTestId('profile-gallery').waitFor();
-  assert.equal(await page.getByTestId('profile-video').count(), 0, 'a pending video is not on the profile');
+  await expect(page.getByTestId('profile-video'), 'a pending video is not on the profile').toHaveCount(0);
 
   // Verification: with an avatar the photo ID goes up and the request is pending.
   await page.goto(`${baseUrl}/edit/verify/${me.id}`);

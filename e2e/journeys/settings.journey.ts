@@ -2,7 +2,7 @@
 // a mobile number confirmed by the texted PIN, connecting a second account and switching to it,
 // and deleting the account behind the "Delete Your Account?" confirmation.
 import assert from 'node:assert/strict';
-import { DESKTOP, test, waitForOutbox } from '../harness';
+import { DESKTOP, expect, test, waitForOutbox } from '../harness';
 import { acknowledge, dismissValidation, registerViaApi } from './auth-helpers';
 
 test.use({ viewport: DESKTOP });
@@ -48,7 +48,7 @@ test('settings: username, password, mobile PIN, connect and switch, delete @1280
   await passwordCard.getByLabel('Current password').fill(first.password);
   await passwordCard.getByRole('button', { name: 'Change password' }).click();
   await acknowledge(page, /Your password has been changed/);
-  assert.equal(await passwordCard.getByLabel('Current password').inputValue(), '', 'the form is emptied');
+  await expect(passwordCard.getByLabel('Current password'), 'the form is emptied').toHaveValue('');
 
   // Mobile: the answer leads to the PIN screen; the PIN comes by text (outbox).
   const mobile = `+4477009${String(Date.now()).slice(-5)}`;
@@ -65,7 +65,7 @@ test('settings: username, password, mobile PIN, connect and switch, delete @1280
   assert.ok(pin, `a PIN in: ${sms.text}`);
   const pinForm = page.getByTestId('pin-form');
   await pinForm.getByLabel('6-digit code').fill(`${pin.slice(0, 3)} ${pin.slice(3)}`);
-  assert.equal(await pinForm.getByLabel('6-digit code').inputValue(), pin, 'digits only');
+  await expect(pinForm.getByLabel('6-digit code'), 'digits only').toHaveValue(pin);
   await shot('2-pin');
   await pinForm.getByRole('button', { name: 'Confirm' }).click();
   await acknowledge(page, /your mobile number is confirmed/);
@@ -90,7 +90,7 @@ test('settings: username, password, mobile PIN, connect and switch, delete @1280
   // The completion walk says why the switched-to account landed there (spec section 8).
   await acknowledge(page, /Please complete your profile first\./);
   const settingsLink = page.getByRole('link', { name: 'Account Settings' });
-  assert.equal(await settingsLink.getAttribute('href'), `/edit/account/${second.id}`);
+  await expect(settingsLink).toHaveAttribute('href', `/edit/account/${second.id}`);
   await settingsLink.click();
   await screen.getByText(second.email, { exact: true }).waitFor();
   // Links go both ways: the first account is listed here under its new name.
@@ -117,7 +117,7 @@ test('settings: username, password, mobile PIN, connect and switch, delete @1280
   await acknowledge(page, /All its data will be removed within 14 days/);
   await page.waitForURL(`${baseUrl}/`);
   await page.getByRole('link', { name: 'Log in', exact: true }).waitFor();
-  assert.equal(await page.getByRole('link', { name: 'Account Settings' }).count(), 0);
+  await expect(page.getByRole('link', { name: 'Account Settings' })).toHaveCount(0);
   await shot('5-deleted');
 
   // A deleted account cannot sign in any more.
