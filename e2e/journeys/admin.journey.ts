@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { jpegWithGps, videoWithLocation } from '../../src/server/test/media-files';
-import { DESKTOP, PHONE, test } from '../harness';
+import { DESKTOP, expect, PHONE, test } from '../harness';
 import { call, newAdvertiser, publicFilesOf, signInAsAdmin, upload } from './admin-helpers';
 import { busiestCountry, openList, type ListItem } from './directory-helpers';
 
@@ -137,7 +137,7 @@ for (const viewport of [DESKTOP, PHONE]) {
       const flagged = page.waitForResponse((r) => r.url().endsWith('/api/admin/flag') && r.status() === 200);
       await modal.getByRole('switch', { name: 'Flag' }).click();
       await flagged;
-      assert.equal(await modal.getByRole('switch', { name: 'Flag' }).isChecked(), true);
+      await expect(modal.getByRole('switch', { name: 'Flag' })).toBeChecked();
       await modal.locator('.admin-modal__actions').getByRole('button', { name: 'Close' }).click();
       await modal.waitFor({ state: 'detached' });
       assert.equal(await inList(), false, 'the flagged profile left its directory page');

@@ -45,7 +45,7 @@ test('auth: register, verify the email, sign out, forget and reset the password,
   await shot('3-terms');
   await terms.getByRole('button', { name: 'Close' }).last().click();
   await terms.waitFor({ state: 'detached' });
-  assert.equal(await form.getByRole('checkbox').isChecked(), false);
+  await expect(form.getByRole('checkbox')).not.toBeChecked();
 
   await form.getByLabel('Email').fill(account.email);
   await form.getByLabel('Username').fill(account.username);

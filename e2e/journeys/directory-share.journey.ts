@@ -97,7 +97,7 @@ test('directory: share bar popups, copy messages, Tumblr counter @375x812', asyn
   await bar.getByRole('button', { name: 'Copy URL' }).click();
   const notice = page.getByTestId('notification-dialog');
   await notice.getByText('URL copied to clipboard.').waitFor();
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shared);
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(shared);
   await shot('2-copied');
   await notice.getByRole('button', { name: 'OK' }).click();
   await notice.waitFor({ state: 'detached' });

@@ -78,7 +78,7 @@ test('errors: not found, redirects, 422/401/404 and dialogs @375x812', async ({
   );
   const item = validation.locator('[data-field="country"] .field-errors__message');
   await item.waitFor();
-  assert.equal(await item.evaluate((el) => el.innerHTML), 'first<br>second third');
+  await expect.poll(() => item.evaluate((el) => el.innerHTML)).toBe('first<br>second third');
   await page.unroute('**/api/directory/getDirectory*');
   await page.keyboard.press('Escape');
   await validation.waitFor({ state: 'detached' });

@@ -21,7 +21,7 @@ test('layout: home page statement, claims, build id and country cards @375x812',
 
   const footer = page.locator('footer.footer');
   await expect(footer, 'no build id as visible text').not.toHaveText(/\bv [0-9a-f]{7}/, { useInnerText: true });
-  assert.match((await footer.getAttribute('data-build')) ?? '', /^[0-9a-z-]+$/, 'the build id stays in the HTML');
+  await expect(footer, 'the build id stays in the HTML').toHaveAttribute('data-build', /^[0-9a-z-]+$/);
 
   // Cards of one row are equally tall, even when a country name wraps.
   const boxes = await page

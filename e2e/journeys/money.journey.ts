@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { jpegWithGps } from '../../src/server/test/media-files';
-import { PHONE, test } from '../harness';
+import { expect, PHONE, test } from '../harness';
 import { registerViaApi, type TestAccount } from './auth-helpers';
 import { acceptedNotice } from './directory-helpers';
 
@@ -144,7 +144,7 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
     .getByTestId('invoice-expiry')
     .getByText(/The invoice expires in/)
     .waitFor();
-  assert.match((await invoice.getByTestId('invoice-address').textContent()) ?? '', /tb1q/);
+  await expect(invoice.getByTestId('invoice-address')).toContainText('tb1q');
   await shot('5b-crypto-invoice');
   await fitsWidth(page, 'the crypto invoice');
   await invoice.getByTestId('simulate-payment').click();
@@ -168,20 +168,16 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
   // First on the city page.
   await page.goto(`${baseUrl}${cityPath}`);
   const first = page.getByTestId('profile-card').first();
-  await first.waitFor();
-  assert.equal(Number(await first.getAttribute('data-id')), me.id, 'the top-up put her first in Leeds');
+  await expect(first, 'the top-up put her first in Leeds').toHaveAttribute('data-id', String(me.id));
   await shot('8-first-in-city');
 
   // Transactions: three rows, newest first, and the CSV says the same.
   await page.goto(`${baseUrl}/transactions/${me.id}`);
   const rows = page.getByTestId('transaction');
-  await rows.first().waitFor();
-  assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), [
-    'purchase',
-    'load',
-    'load',
-    'load',
-  ]);
+  await expect(rows).toHaveCount(4);
+  for (const [i, kind] of ['purchase', 'load', 'load', 'load'].entries()) {
+    await expect(rows.nth(i)).toHaveAttribute('data-kind', kind);
+  }
   await page.getByTestId('transactions-balance').getByText('€40.00').waitFor();
   await shot('9-transactions');
   await fitsWidth(page, '/transactions');
