@@ -1,6 +1,6 @@
 // `npm test`: unit and API tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), then the
-// browser journeys against the built app. Ends with one "N passed, N failed" line over everything
-// and exits non-zero when any part fails.
+// browser journeys (Playwright, playwright.config.ts) against the built app. Ends with one
+// "N passed, N failed" line over everything and exits non-zero when any part fails.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
