@@ -138,6 +138,7 @@ async function openPglite(dir?: string): Promise<Database> {
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await client.exec('create extension if not exists pg_trgm; create extension if not exists unaccent;');
     await migratePglite(db as never, { migrationsFolder });
+    watches.set(db, await watchCommits(client));
     return {
       db,
       kind: 'pglite',
@@ -151,6 +152,100 @@ async function openPglite(dir?: string): Promise<Database> {
     throw err;
   }
 }
+
+/**
+ * PGlite only (docs/decisions/0720): what this process knows of the commits that changed the directory.
+ * Every statement goes through the one PGlite instance of this process; the version trigger (migration
+ * 0008) notifies `directory_version` with the commit, and PGlite calls its listeners in a microtask
+ * queued while the COMMIT runs, so before the writer's own promise resolves and before any request
+ * that arrives afterwards is handled. `generation` moves then, and whenever a commit may have gone
+ * unseen: a statement whose results PGlite did not parse (execProtocolRawStream) or stopped parsing (an
+ * error), or one that may have ended the LISTEN (UNLISTEN, DISCARD), after which the LISTEN is said again
+ * before the next read.
+ */
+export class CommitWatch {
+  /** Moves on every commit that changed the directory, and whenever one may have gone unseen. */
+  generation = 0;
+  private listening = true;
+  constructor(private readonly client: PGlite) {}
+
+  /** Says LISTEN again if something may have ended it (before a read of the version). */
+  async ensureListening() {
+    if (this.listening) return;
+    this.listening = true;
+    try {
+      await this.client.exec(LISTEN);
+    } catch (err) {
+      this.listening = false;
+      throw err;
+    }
+  }
+
+  /** A commit may have gone unseen (`unlistened`: and the LISTEN may be gone). */
+  lost(unlistened: boolean) {
+    this.generation++;
+    if (unlistened) this.listening = false;
+  }
+}
+
+const LISTEN = 'LISTEN directory_version';
+const watches = new WeakMap<Db, CommitWatch>();
+
+/** The commit watch of an embedded database (undefined on PostgreSQL, where other processes write too). */
+export const commitWatchOf = (db: Db | Tx): CommitWatch | undefined => watches.get(db as Db);
+
+async function watchCommits(client: PGlite): Promise<CommitWatch> {
+  const watch = new CommitWatch(client);
+  client.onNotification((channel) => {
+    if (channel === 'directory_version') watch.generation++;
+  });
+  // Every statement, whichever API sent it, runs through execProtocolRawSync (PGlite calls it on the
+  // instance, so this own property is what runs). execProtocolRawStream hands the results to its caller
+  // unparsed, notifications included: a statement sent that way counts as a commit unseen.
+  let streaming = 0;
+  const rawSync = client.execProtocolRawSync.bind(client);
+  client.execProtocolRawSync = (message: Uint8Array) => {
+    try {
+      return rawSync(message);
+    } finally {
+      const unlistened = mayUnlisten(message);
+      if (streaming > 0 || unlistened) watch.lost(unlistened);
+    }
+  };
+  const rawStream = client.execProtocolRawStream.bind(client);
+  client.execProtocolRawStream = (...args: Parameters<PGlite['execProtocolRawStream']>) => {
+    // The stream's statement runs synchronously inside this call, before its first await.
+    streaming++;
+    try {
+      return rawStream(...args);
+    } finally {
+      streaming--;
+    }
+  };
+  // After a statement's error PGlite reads none of the messages that follow it, the notifications sent
+  // before ReadyForQuery included (a COMMIT then a failing statement in one simple query): any error
+  // counts as a commit unseen. It is known before the caller's promise settles.
+  for (const method of ['execProtocol', 'execProtocolStream'] as const) {
+    const send = client[method].bind(client) as (...a: unknown[]) => Promise<unknown>;
+    (client as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      try {
+        return await send(...args);
+      } catch (err) {
+        watch.lost(false);
+        throw err;
+      }
+    };
+  }
+  await client.exec(LISTEN);
+  return watch;
+}
+
+/** The statement may end our LISTEN: it names UNLISTEN or DISCARD (or merely the words; one re-read). */
+function mayUnlisten(message: Uint8Array): boolean {
+  const text = Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString('latin1');
+  return MAY_UNLISTEN.test(text) && MAY_UNLISTEN.test(text.replaceAll(LISTEN, ''));
+}
+const MAY_UNLISTEN = /listen|discard/i;
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });

@@ -31,3 +31,45 @@ export class FreshRead<T> {
     return p;
   }
 }
+
+/**
+ * FreshRead per key (a profile's live figures): the same rule for each key, and no memory kept for a key
+ * once its reads are over.
+ */
+export class FreshReads<K, T> {
+  private reads = new Map<K, { inflight?: Promise<T>; queued?: Promise<T> }>();
+
+  constructor(private readonly read: (key: K) => Promise<T>) {}
+
+  get(key: K): Promise<T> {
+    let state = this.reads.get(key);
+    if (!state) {
+      state = {};
+      this.reads.set(key, state);
+    }
+    const { inflight } = state;
+    if (!inflight) return this.start(key, state);
+    const s = state;
+    return (s.queued ??= inflight
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        s.queued = undefined;
+        return this.start(key, s);
+      }));
+  }
+
+  private start(key: K, state: { inflight?: Promise<T>; queued?: Promise<T> }): Promise<T> {
+    const p = this.read(key);
+    state.inflight = p;
+    const done = () => {
+      if (state.inflight !== p) return;
+      state.inflight = undefined;
+      if (!state.queued && this.reads.get(key) === state) this.reads.delete(key);
+    };
+    p.then(done, done);
+    return p;
+  }
+}

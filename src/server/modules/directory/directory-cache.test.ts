@@ -4,11 +4,12 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { refreshCountryPrimary } from '../listings/listings.service';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
-import { createTestApp, type TestApp, buildPagesApp } from '../../test/helpers';
+import { backend, createTestApp, type TestApp, buildPagesApp } from '../../test/helpers';
 
 let t: TestApp;
 const ids: Record<string, number> = {};
@@ -190,6 +191,88 @@ describe('the answer cache', () => {
     expect(await listedIds()).toContain(ids.bea);
   });
 
+  it('shows a write made in a transaction once it commits, and nothing of a rolled-back one', async () => {
+    await warm();
+    const v = await version();
+    const before = await list();
+    await expect(
+      t.ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`update profiles set listed = false where user_id = ${ids.cleo}`);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await version()).toBe(v);
+    const after = await list();
+    expect(after.headers.etag).toBe(before.headers.etag);
+    expect(after.json().data.map((i: { id: number }) => i.id)).toContain(ids.cleo);
+    await t.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`update profiles set listed = false where user_id = ${ids.cleo}`);
+      await tx.execute(sql`update listings set bumped_at = now() where profile_id = ${ids.bea}`);
+    });
+    // One transaction, one new version.
+    expect(Number(await version())).toBe(Number(v) + 1);
+    expect(await listedIds()).toEqual([ids.bea, ids.anna]);
+    expect(await profileStatus(ids.cleo)).toBe(404);
+    await t.ctx.db.execute(sql`update profiles set listed = true where user_id = ${ids.cleo}`);
+    expect(await listedIds()).toContain(ids.cleo);
+  });
+
+  it("shows a write made past the app's query builder, on the driver itself, on the very next read", async () => {
+    await warm();
+    const write = async (text: string) => {
+      if (t.ctx.dbKind === 'pglite') {
+        // The embedded instance's own API, as a job or a console holding the instance would.
+        await (t.ctx.db as unknown as { $client: { exec(q: string): Promise<unknown> } }).$client.exec(text);
+        return;
+      }
+      // Another connection, as another instance of the app or psql would.
+      const client = new pg.Client({ connectionString: t.ctx.env.DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(text);
+      } finally {
+        await client.end();
+      }
+    };
+    await write(`update profiles set listed = false where user_id = ${ids.anna}`);
+    expect(await listedIds()).not.toContain(ids.anna);
+    expect(await profileStatus(ids.anna)).toBe(404);
+    await write(`begin; update profiles set listed = true where user_id = ${ids.anna}; commit`);
+    expect(await listedIds()).toContain(ids.anna);
+    expect(await profileStatus(ids.anna)).toBe(200);
+  });
+
+  it('sees a write that commits while a read of the version is under way', async () => {
+    await warm();
+    // The read and the write are sent together: the read's answer may predate the write, and must not
+    // be taken for the directory's state afterwards.
+    const reading = listedIds();
+    const writing = t.ctx.db.execute(sql`update profiles set listed = false where user_id = ${ids.bea}`);
+    await Promise.all([reading, writing]);
+    expect(await listedIds()).not.toContain(ids.bea);
+    await t.ctx.db.execute(sql`update profiles set listed = true where user_id = ${ids.bea}`);
+    expect(await listedIds()).toContain(ids.bea);
+  });
+
+  it('caches the feed like the lists, and shows a newly verified profile on the very next read', async () => {
+    const url = '/api/directory/feed/profiles?page=1';
+    const feedIds = async () => {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      return res;
+    };
+    const first = await feedIds();
+    expect(first.headers['cache-control']).toBe('public, no-cache');
+    const etag = String(first.headers.etag);
+    expect((await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    await t.ctx.db.execute(
+      sql`update profiles set verification_status = 'verified', verified_at = now() where user_id = ${ids.cleo}`,
+    );
+    const changed = await feedIds();
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json().data[0].profile.id).toBe(ids.cleo);
+  });
+
   it('gives a signed-in user an answer made for her, never the shared one', async () => {
     const owner = await createSession(t.ctx, ids.anna);
     const res = await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}`, cookies: owner.cookies });
@@ -198,6 +281,79 @@ describe('the answer cache', () => {
     expect(res.headers.etag).toBeUndefined();
     const visitor = await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}?track=0` });
     expect(visitor.json().profile.can_edit).toBe(false);
+  });
+});
+
+// PGlite (docs/decisions/0720): the version is known in process, told of every commit by the instance.
+describe.runIf(backend === 'pglite')('the version on the embedded database', () => {
+  interface Instance {
+    exec(q: string): Promise<unknown>;
+    execProtocolRawSync(m: Uint8Array): Uint8Array;
+    execProtocolRawStream(m: Uint8Array, o: { onRawData: (b: Uint8Array) => void }): Promise<void>;
+  }
+  const instance = () => (t.ctx.db as unknown as { $client: Instance }).$client;
+  /** Statements sent to the instance while `run` runs. */
+  const statements = async (run: () => Promise<unknown>) => {
+    const c = instance();
+    const own = Object.getOwnPropertyDescriptor(c, 'execProtocolRawSync');
+    const send = c.execProtocolRawSync;
+    let n = 0;
+    c.execProtocolRawSync = (m) => {
+      n++;
+      return send(m);
+    };
+    try {
+      await run();
+    } finally {
+      if (own) Object.defineProperty(c, 'execProtocolRawSync', own);
+    }
+    return n;
+  };
+
+  it('answers a cached list without any statement to the database', async () => {
+    await warm();
+    expect(await statements(() => listedIds())).toBe(0);
+    expect(await statements(() => searchIds())).toBe(0);
+    await t.ctx.db.execute(sql`update listings set bumped_at = now() where profile_id = ${ids.cleo}`);
+    // After a commit, one read of the version (and the answer, made again).
+    expect(await statements(() => listedIds())).toBeGreaterThan(0);
+    expect(await statements(() => listedIds())).toBe(0);
+  });
+
+  it('still sees every commit after an UNLISTEN went through the instance', async () => {
+    await warm();
+    await t.ctx.db.execute(sql`unlisten *`);
+    await warm();
+    await t.ctx.db.execute(sql`update profiles set listed = false where user_id = ${ids.bea}`);
+    expect(await listedIds()).not.toContain(ids.bea);
+    await t.ctx.db.execute(sql`discard all`);
+    await warm();
+    await t.ctx.db.execute(sql`update profiles set listed = true where user_id = ${ids.bea}`);
+    expect(await listedIds()).toContain(ids.bea);
+  });
+
+  it('sees a commit followed by a failing statement in the same simple query', async () => {
+    await warm();
+    // PGlite stops reading the answer at the error, and the commit's notification comes after it.
+    await expect(
+      instance().exec(`begin; update profiles set listed = false where user_id = ${ids.bea}; commit; select 1/0`),
+    ).rejects.toThrow(/division by zero/);
+    expect(await listedIds()).not.toContain(ids.bea);
+    await t.ctx.db.execute(sql`update profiles set listed = true where user_id = ${ids.bea}`);
+    expect(await listedIds()).toContain(ids.bea);
+  });
+
+  it('sees a write sent through the raw protocol stream, whose notifications PGlite does not read', async () => {
+    await warm();
+    const text = Buffer.from(`update profiles set listed = false where user_id = ${ids.cleo}\0`);
+    const message = Buffer.alloc(5 + text.length);
+    message.write('Q', 0);
+    message.writeInt32BE(4 + text.length, 1);
+    text.copy(message, 5);
+    await instance().execProtocolRawStream(message, { onRawData: () => undefined });
+    expect(await listedIds()).not.toContain(ids.cleo);
+    await t.ctx.db.execute(sql`update profiles set listed = true where user_id = ${ids.cleo}`);
+    expect(await listedIds()).toContain(ids.cleo);
   });
 });
 

@@ -15,6 +15,7 @@ import { lastSeenSeconds } from './directory.presenter';
 import { findProfileLive } from './directory.repo';
 import { countProfileView, getProfile } from './directory.service';
 import { directoryVersion } from './directory.version';
+import { FreshReads } from '../../lib/fresh-read';
 
 const answerCaches = new WeakMap<AppContext, AnswerCache>();
 
@@ -55,6 +56,16 @@ export async function visitorAnswer(
   });
 }
 
+const liveReaders = new WeakMap<AppContext, FreshReads<number, Awaited<ReturnType<typeof findProfileLive>>>>();
+const liveReads = (ctx: AppContext) => {
+  let reads = liveReaders.get(ctx);
+  if (!reads) {
+    reads = new FreshReads((id: number) => findProfileLive(ctx.db, id));
+    liveReaders.set(ctx, reads);
+  }
+  return reads;
+};
+
 // A profile answer shows its view count and how long ago its owner was seen, which change without a new
 // version: the cached text holds a marker in their place, filled on every read from one short query.
 const LIVE_VIEWS = -987_654_321;
@@ -86,8 +97,9 @@ export async function visitorProfile(
     };
   });
   const id = Number(cached.meta?.id);
-  // Read before this view is added, as the uncached answer is.
-  const live = opts.rendered ? null : await findProfileLive(ctx.db, id);
+  // Read before this view is added, as the uncached answer is; one query serves every request for the
+  // profile that arrived while the previous one ran (never older than the request).
+  const live = opts.rendered ? null : await liveReads(ctx).get(id);
   if (opts.visitor) await countProfileView(ctx, id, opts.visitor);
   if (!live) return cached;
   const text = cached.body.toString();

@@ -198,10 +198,20 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       schema: {
         params: FeedParams,
         querystring: ListPageQuery,
-        response: { 200: FeedPage, ...errorAnswers(404, 422) },
+        response: { 200: FeedPage, 304: NotModified, ...errorAnswers(404, 422) },
       },
     },
-    async (req) => feed(ctx, req.params.kind, req.query.page, callLanguage(req)),
+    // A visitor's answer like the lists': the feed shows the same tables (profiles, listings, media, city
+    // names). Tours are current by the app's clock to the day (a tour ends after its last day), so the
+    // day is in the key of that kind.
+    async (req, reply) =>
+      answer(
+        req,
+        reply,
+        `feed|${req.params.kind}|${req.query.page}|${namesKey(req)}|${req.params.kind === 'tours' ? ctx.now().toISOString().slice(0, 10) : ''}`,
+        FeedPage,
+        () => feed(ctx, req.params.kind, req.query.page, callLanguage(req)),
+      ),
   );
 
   app.post(
