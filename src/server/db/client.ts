@@ -155,40 +155,53 @@ async function openPglite(dir?: string): Promise<Database> {
 
 /**
  * PGlite only (docs/decisions/0720): what this process knows of the commits that changed the directory.
- * Every statement goes through the one PGlite instance of this process; the version trigger (migration
- * 0008) notifies `directory_version` with the commit, and PGlite calls its listeners in a microtask
- * queued while the COMMIT runs, so before the writer's own promise resolves and before any request
- * that arrives afterwards is handled. `generation` moves then, and whenever a commit may have gone
- * unseen: a statement whose results PGlite did not parse (execProtocolRawStream) or stopped parsing (an
- * error), or one that may have ended the LISTEN (UNLISTEN, DISCARD), after which the LISTEN is said again
- * before the next read.
+ * Every statement goes through the one PGlite instance of this process; in the session that says
+ * `directory.watch = on`, the version trigger notifies `directory_version` with the commit (migrations
+ * 0008, 0009), and PGlite calls its listeners in a microtask queued while the COMMIT runs, so before the
+ * writer's own promise resolves and before any request that arrives afterwards is handled.
+ * `generation` moves then, and whenever a commit may have gone unseen: a statement whose results PGlite
+ * did not parse (execProtocolRawStream) or stopped parsing (an error), or one that may have ended the
+ * watch (UNLISTEN, DISCARD, RESET, or naming the setting), after which it is armed again before the
+ * next read. `profile_live` tells of a profile whose view count or last-seen moment changed.
  */
 export class CommitWatch {
   /** Moves on every commit that changed the directory, and whenever one may have gone unseen. */
   generation = 0;
-  private listening = true;
+  private armed = true;
+  private liveListeners = new Set<(profileId: number) => void>();
   constructor(private readonly client: PGlite) {}
 
-  /** Says LISTEN again if something may have ended it (before a read of the version). */
-  async ensureListening() {
-    if (this.listening) return;
-    this.listening = true;
+  /** Arms the watch again if something may have ended it (before a read of the version). */
+  async ensureArmed() {
+    if (this.armed) return;
+    this.armed = true;
     try {
-      await this.client.exec(LISTEN);
+      await this.client.exec(ARM);
     } catch (err) {
-      this.listening = false;
+      this.armed = false;
       throw err;
     }
   }
 
-  /** A commit may have gone unseen (`unlistened`: and the LISTEN may be gone). */
-  lost(unlistened: boolean) {
+  /** A commit may have gone unseen (`disarmed`: and the watch may be off). */
+  lost(disarmed: boolean) {
     this.generation++;
-    if (unlistened) this.listening = false;
+    if (disarmed) this.armed = false;
+  }
+
+  /** Calls `listener` with each profile whose live figures changed (until the returned function). */
+  onLive(listener: (profileId: number) => void) {
+    this.liveListeners.add(listener);
+    return () => this.liveListeners.delete(listener);
+  }
+
+  notified(channel: string, payload: string) {
+    if (channel === 'directory_version') this.generation++;
+    else if (channel === 'profile_live') for (const l of this.liveListeners) l(Number(payload));
   }
 }
 
-const LISTEN = 'LISTEN directory_version';
+const ARM = "LISTEN directory_version; LISTEN profile_live; SET directory.watch = 'on'";
 const watches = new WeakMap<Db, CommitWatch>();
 
 /** The commit watch of an embedded database (undefined on PostgreSQL, where other processes write too). */
@@ -196,9 +209,7 @@ export const commitWatchOf = (db: Db | Tx): CommitWatch | undefined => watches.g
 
 async function watchCommits(client: PGlite): Promise<CommitWatch> {
   const watch = new CommitWatch(client);
-  client.onNotification((channel) => {
-    if (channel === 'directory_version') watch.generation++;
-  });
+  client.onNotification((channel, payload) => watch.notified(channel, payload));
   // Every statement, whichever API sent it, runs through execProtocolRawSync (PGlite calls it on the
   // instance, so this own property is what runs). execProtocolRawStream hands the results to its caller
   // unparsed, notifications included: a statement sent that way counts as a commit unseen.
@@ -208,8 +219,8 @@ async function watchCommits(client: PGlite): Promise<CommitWatch> {
     try {
       return rawSync(message);
     } finally {
-      const unlistened = mayUnlisten(message);
-      if (streaming > 0 || unlistened) watch.lost(unlistened);
+      const disarmed = mayDisarm(message);
+      if (streaming > 0 || disarmed) watch.lost(disarmed);
     }
   };
   const rawStream = client.execProtocolRawStream.bind(client);
@@ -236,16 +247,19 @@ async function watchCommits(client: PGlite): Promise<CommitWatch> {
       }
     };
   }
-  await client.exec(LISTEN);
+  await client.exec(ARM);
   return watch;
 }
 
-/** The statement may end our LISTEN: it names UNLISTEN or DISCARD (or merely the words; one re-read). */
-function mayUnlisten(message: Uint8Array): boolean {
+/**
+ * The statement may end the watch: it names UNLISTEN, DISCARD, RESET or the setting (or merely the words,
+ * in a value: one more read of the version).
+ */
+function mayDisarm(message: Uint8Array): boolean {
   const text = Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString('latin1');
-  return MAY_UNLISTEN.test(text) && MAY_UNLISTEN.test(text.replaceAll(LISTEN, ''));
+  return MAY_DISARM.test(text) && MAY_DISARM.test(text.replaceAll(ARM, ''));
 }
-const MAY_UNLISTEN = /listen|discard/i;
+const MAY_DISARM = /listen|discard|reset|watch/i;
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });

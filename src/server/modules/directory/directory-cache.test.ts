@@ -158,6 +158,21 @@ describe('the answer cache', () => {
     expect((await t.app.inject({ method: 'GET', url })).json().profile.last_seen).toBeLessThan(60);
   });
 
+  it('shows a view count or last-seen moment written by plain SQL on the very next read', async () => {
+    const url = `/api/getProfile/${ids.bea}?track=0`;
+    const read = async () => (await t.app.inject({ method: 'GET', url })).json().profile;
+    const before = await read();
+    expect((await read()).views).toBe(before.views);
+    await t.ctx.db.execute(sql`update profiles set views = views + 5 where user_id = ${ids.bea}`);
+    expect((await read()).views).toBe(before.views + 5);
+    await t.ctx.db.execute(sql`update accounts set last_seen_at = now() - interval '3 hours' where id = ${ids.bea}`);
+    const seen = (await read()).last_seen;
+    expect(seen).toBeGreaterThanOrEqual(3 * 3600);
+    expect(seen).toBeLessThan(3 * 3600 + 60);
+    await t.ctx.db.execute(sql`update accounts set last_seen_at = now() where id = ${ids.bea}`);
+    expect((await read()).last_seen).toBeLessThan(60);
+  });
+
   it('drops a listing at the moment it expires by the app clock, without any write', async () => {
     // The app's clock is the one clock, in SQL too: the listing expires a minute from it, the answer is
     // cached, then the clock moves past the expiry (the database's own clock has not got there).
@@ -320,7 +335,20 @@ describe.runIf(backend === 'pglite')('the version on the embedded database', () 
     expect(await statements(() => listedIds())).toBe(0);
   });
 
-  it('still sees every commit after an UNLISTEN went through the instance', async () => {
+  it('answers a cached profile, its live figures included, without any statement until they change', async () => {
+    const url = `/api/getProfile/${ids.anna}?track=0`;
+    const read = async () => (await t.app.inject({ method: 'GET', url })).json().profile;
+    const first = await read();
+    expect(await statements(() => read())).toBe(0);
+    await t.ctx.db.execute(sql`update profiles set views = views + 1 where user_id = ${ids.anna}`);
+    expect((await read()).views).toBe(first.views + 1);
+    expect(await statements(() => read())).toBe(0);
+    // Another profile's change leaves this one's figures known.
+    await t.ctx.db.execute(sql`update profiles set views = views + 1 where user_id = ${ids.bea}`);
+    expect(await statements(() => read())).toBe(0);
+  });
+
+  it('still sees every commit after an UNLISTEN, DISCARD or RESET went through the instance', async () => {
     await warm();
     await t.ctx.db.execute(sql`unlisten *`);
     await warm();
@@ -328,6 +356,12 @@ describe.runIf(backend === 'pglite')('the version on the embedded database', () 
     expect(await listedIds()).not.toContain(ids.bea);
     await t.ctx.db.execute(sql`discard all`);
     await warm();
+    await t.ctx.db.execute(sql`update profiles set listed = true where user_id = ${ids.bea}`);
+    expect(await listedIds()).toContain(ids.bea);
+    await t.ctx.db.execute(sql`reset all`);
+    await warm();
+    await t.ctx.db.execute(sql`update profiles set listed = false where user_id = ${ids.bea}`);
+    expect(await listedIds()).not.toContain(ids.bea);
     await t.ctx.db.execute(sql`update profiles set listed = true where user_id = ${ids.bea}`);
     expect(await listedIds()).toContain(ids.bea);
   });

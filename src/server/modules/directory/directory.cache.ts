@@ -16,6 +16,7 @@ import { findProfileLive } from './directory.repo';
 import { countProfileView, getProfile } from './directory.service';
 import { directoryVersion } from './directory.version';
 import { FreshReads } from '../../lib/fresh-read';
+import { commitWatchOf, type CommitWatch } from '../../db/client';
 
 const answerCaches = new WeakMap<AppContext, AnswerCache>();
 
@@ -56,14 +57,60 @@ export async function visitorAnswer(
   });
 }
 
-const liveReaders = new WeakMap<AppContext, FreshReads<number, Awaited<ReturnType<typeof findProfileLive>>>>();
-const liveReads = (ctx: AppContext) => {
-  let reads = liveReaders.get(ctx);
-  if (!reads) {
-    reads = new FreshReads((id: number) => findProfileLive(ctx.db, id));
-    liveReaders.set(ctx, reads);
+type Live = Awaited<ReturnType<typeof findProfileLive>>;
+
+/**
+ * PGlite (docs/decisions/0720): a profile's live figures as last read, dropped when the instance tells of
+ * a change to them (`profile_live`) or of any commit to the directory (the watch's generation). A read
+ * is kept only if neither came while it ran.
+ */
+class KnownLive {
+  private entries = new Map<number, { value?: Live; stamp: number; generation: number; epoch: number }>();
+  private stamp = 0;
+  /** Moves when the entries are dropped for room (their stamps with them). */
+  private epoch = 0;
+  constructor(private readonly watch: CommitWatch) {
+    watch.onLive((id) => this.entries.set(id, { stamp: ++this.stamp, generation: -1, epoch: this.epoch }));
   }
-  return reads;
+
+  get(id: number): Live | undefined {
+    const e = this.entries.get(id);
+    return e && e.generation === this.watch.generation ? e.value : undefined;
+  }
+
+  /** Taken before a read. */
+  mark(id: number) {
+    return { stamp: this.entries.get(id)?.stamp ?? 0, generation: this.watch.generation, epoch: this.epoch };
+  }
+
+  set(id: number, mark: ReturnType<KnownLive['mark']>, value: Live) {
+    if (mark.generation !== this.watch.generation || mark.epoch !== this.epoch) return;
+    if ((this.entries.get(id)?.stamp ?? 0) !== mark.stamp) return;
+    if (this.entries.size >= 100_000) {
+      this.entries.clear();
+      this.epoch++;
+      return;
+    }
+    this.entries.set(id, { value, ...mark });
+  }
+}
+
+const liveReaders = new WeakMap<AppContext, { reads: FreshReads<number, Live>; known?: KnownLive }>();
+const liveOf = (ctx: AppContext) => {
+  let live = liveReaders.get(ctx);
+  if (!live) {
+    const watch = commitWatchOf(ctx.db);
+    const known = watch ? new KnownLive(watch) : undefined;
+    const reads = new FreshReads(async (id: number) => {
+      const mark = known?.mark(id);
+      const value = await findProfileLive(ctx.db, id);
+      if (mark) known?.set(id, mark, value);
+      return value;
+    });
+    live = { reads, known };
+    liveReaders.set(ctx, live);
+  }
+  return live;
 };
 
 // A profile answer shows its view count and how long ago its owner was seen, which change without a new
@@ -98,8 +145,10 @@ export async function visitorProfile(
   });
   const id = Number(cached.meta?.id);
   // Read before this view is added, as the uncached answer is; one query serves every request for the
-  // profile that arrived while the previous one ran (never older than the request).
-  const live = opts.rendered ? null : await liveReads(ctx).get(id);
+  // profile that arrived while the previous one ran (never older than the request); on PGlite known in
+  // process until the instance tells of a change.
+  const figures = opts.rendered ? null : liveOf(ctx);
+  const live = figures ? (figures.known?.get(id) ?? (await figures.reads.get(id))) : null;
   if (opts.visitor) await countProfileView(ctx, id, opts.visitor);
   if (!live) return cached;
   const text = cached.body.toString();

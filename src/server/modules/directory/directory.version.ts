@@ -28,7 +28,7 @@ const known = new WeakMap<AppContext, Read>();
 async function readVersion(ctx: AppContext): Promise<Read> {
   const watch = commitWatchOf(ctx.db);
   const generation = watch?.generation ?? 0;
-  await watch?.ensureListening();
+  await watch?.ensureArmed();
   const at = ctx.now().getTime();
   // A listing that expires at T changes the answers at T without any write: the next such moment after
   // the app's clock (ctx.now(), the clock the lists filter by) is part of the version, so the first read
