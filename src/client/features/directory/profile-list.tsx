@@ -40,10 +40,6 @@ export function ProfileList({
 
   const items = list.data?.pages.flatMap((page) => page.data) ?? [];
   const done = list.isSuccess && !list.hasNextPage;
-  const hasItems = items.length > 0;
-  useEffect(() => {
-    if (hasItems) preloadProfileModal();
-  }, [hasItems]);
 
   // What the profile modal needs to step through this list: the ids loaded so far, and more.
   const latest = useRef(list);
@@ -63,7 +59,15 @@ export function ProfileList({
   return (
     <div className="profile-list">
       {items.length > 0 && (
-        <ul className="card-grid" data-testid="profile-grid">
+        // The modal's code (and Radix Dialog with it) loads when a finger or pointer reaches a card, not
+        // with the list (issue 14, docs/decisions/0709): the first route carries only what it shows.
+        <ul
+          className="card-grid"
+          data-testid="profile-grid"
+          onPointerOver={preloadProfileModal}
+          onPointerDown={preloadProfileModal}
+          onFocus={preloadProfileModal}
+        >
           {items.map((item, index) => (
             <ProfileCard
               key={item.id}

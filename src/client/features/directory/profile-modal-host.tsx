@@ -6,9 +6,18 @@ import { useProfileModal } from './profile-modal-store';
 const loadModal = () => import('./profile-modal');
 const ProfileModal = lazy(() => loadModal().then((m) => ({ default: m.ProfileModal })));
 
-/** Lists call this when they show: the first tap on a card then opens at once. */
+let preloaded = false;
+
+/**
+ * Lists call this when a pointer or the focus reaches a card (docs/decisions/0709): the modal's code
+ * downloads while the finger is still down, not with the first screen.
+ */
 export function preloadProfileModal(): void {
-  void loadModal().catch(() => undefined);
+  if (preloaded) return;
+  preloaded = true;
+  void loadModal().catch(() => {
+    preloaded = false;
+  });
 }
 
 export function ProfileModalHost() {
