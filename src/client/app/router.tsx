@@ -1,4 +1,8 @@
-import { createBrowserRouter, Navigate, useLocation, useParams, type RouteObject } from 'react-router';
+// The routes of spec section 2 in React Router's declarative mode (docs/decisions/0710): the app loads
+// its data through TanStack Query, not route loaders, so the data router's code stays out of the first
+// route. The table is built once; <AppRoutes> renders the match inside <BrowserRouter>.
+import { useEffect } from 'react';
+import { Navigate, useLocation, useNavigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { LEGACY_PREFIXES, ROUTES } from '#shared/routes.ts';
 import { NOT_FOUND_PATH, registerNavigator } from '#client/lib/navigation.ts';
 import { routerPath } from '#client/lib/route-paths.ts';
@@ -17,7 +21,7 @@ export function buildRoutes(): RouteObject[] {
     {
       element: <Shell />,
       children: [
-        ...ROUTES.map((meta) => ({ path: routerPath(meta.path), element: <RouteScreen meta={meta} />, handle: meta })),
+        ...ROUTES.map((meta) => ({ path: routerPath(meta.path), element: <RouteScreen meta={meta} /> })),
         ...Object.entries(LEGACY_PREFIXES).map(([from, to]) => ({
           path: `${from}*`,
           element: <LegacyRedirect to={to} />,
@@ -28,8 +32,11 @@ export function buildRoutes(): RouteObject[] {
   ];
 }
 
-export function createAppRouter() {
-  const router = createBrowserRouter(buildRoutes());
-  registerNavigator((to, options) => void router.navigate(to, options));
-  return router;
+const routes = buildRoutes();
+
+export function AppRoutes() {
+  // Code outside React (the API client, dialogs) navigates inside the SPA through this.
+  const navigate = useNavigate();
+  useEffect(() => registerNavigator((to, options) => void navigate(to, options)), [navigate]);
+  return useRoutes(routes);
 }

@@ -2,7 +2,7 @@
 // width, the covering spinner, dialogs, and the start-up work for a signed-in user.
 import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BODY_ID_SUFFIX } from '#shared/routes.ts';
 import { AdminModalHost } from '#client/features/admin/admin-modal-host.tsx';
 import { AdultNotice } from '#client/components/adult-notice.tsx';
@@ -19,6 +19,7 @@ import { useTitleOverride } from '#client/lib/document-title.ts';
 import { applyUserLanguage } from '#client/lib/i18n.ts';
 import { readLastCountry } from '#client/lib/last-country.ts';
 import { useCurrentRoute } from './route-meta';
+import { ScrollRestoration } from './scroll-restoration';
 
 export function Shell() {
   const { t, i18n } = useTranslation();
