@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const ASSETS_DIR = 'dyn';
@@ -16,6 +16,25 @@ const SECTION_RE = /\/src\/client\/sections\/([a-z-]+)\/index\.tsx?$/;
 /** A build for the browser journeys carries their handle (window.__directoryApp); a production build does not. */
 const TEST_HOOKS = process.env.DIRECTORY_TEST_HOOKS === '1';
 const I18N_RE = /\/src\/shared\/i18n\/([a-z]{2})\/([a-z0-9-]+)\.json$/;
+
+const SRC = path.join(root, 'src/');
+const DIRECTORY_SECTION = path.join(SRC, 'client/sections/directory/index.tsx');
+const closures = new Map<string, Set<string>>();
+
+/** The modules `entry` imports statically, directly or not (its dynamic imports stay out), itself included. */
+function staticallyFrom(entry: string, ctx: Rolldown.ChunkingContext): Set<string> {
+  let closure = closures.get(entry);
+  if (closure) return closure;
+  closure = new Set();
+  const queue = [entry];
+  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+    if (closure.has(id)) continue;
+    closure.add(id);
+    queue.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
+  }
+  closures.set(entry, closure);
+  return closure;
+}
 
 function resolveBuildId(): string {
   if (process.env.BUILD_ID) return process.env.BUILD_ID;
@@ -133,6 +152,22 @@ export default defineConfig(({ command }) => {
         // precompress takes its seconds on purpose (brotli at best quality, once per build).
         checks: { pluginTimings: false },
         output: {
+          // The first route in two chunks (docs/decisions/0711): everything the entry imports statically,
+          // and everything the directory section (the public screens) imports statically besides. The
+          // automatic split cut these into fifteen files by which sections share them: fifteen requests
+          // before the first screen, each with its own headers and round trip on a phone.
+          codeSplitting: {
+            groups: [
+              { name: 'app', tags: ['$initial'], priority: 2 },
+              {
+                // The app's own modules only: a library's module captured whole keeps exports that
+                // tree-shaking would drop (react-i18next's Trans and its HTML parser, 3.6 KB).
+                name: (id, ctx) =>
+                  id.startsWith(SRC) && staticallyFrom(DIRECTORY_SECTION, ctx).has(id) ? 'directory' : null,
+                priority: 1,
+              },
+            ],
+          },
           entryFileNames: `${ASSETS_DIR}/[name]-[hash].js`,
           assetFileNames: `${ASSETS_DIR}/[name]-[hash][extname]`,
           // Sections and catalogues get readable names so a failing chunk in an error report says
