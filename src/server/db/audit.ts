@@ -11,8 +11,8 @@ export interface AuditEntry {
   data?: Record<string, unknown>;
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
-  /** The action's clock (ctx.now()); the database's clock when absent. */
-  at?: Date;
+  /** The action's clock (ctx.now()): a test that moves the clock finds its own time here. */
+  at: Date;
 }
 
 export async function writeAudit(db: Db | Tx, entry: AuditEntry) {
@@ -23,6 +23,6 @@ export async function writeAudit(db: Db | Tx, entry: AuditEntry) {
     data: entry.data ?? {},
     before: entry.before ?? null,
     after: entry.after ?? null,
-    ...(entry.at ? { createdAt: entry.at } : {}),
+    createdAt: entry.at,
   });
 }

@@ -19,7 +19,7 @@ const status = (id: number) =>
 describe('job queue', () => {
   it('runs a due job once and marks it done', async () => {
     const seen: unknown[] = [];
-    const id = await enqueue(t.ctx.db, 'hello', { n: 1 });
+    const id = await enqueue(t.ctx.db, 'hello', { n: 1 }, t.ctx.now());
     const handlers = { hello: async (_ctx: unknown, payload: unknown) => void seen.push(payload) };
     expect(await runDueJobs(t.ctx, handlers)).toBe(1);
     expect(await runDueJobs(t.ctx, handlers)).toBe(0);
@@ -28,7 +28,7 @@ describe('job queue', () => {
   });
 
   it('does not hand one job to two workers', async () => {
-    const id = await enqueue(t.ctx.db, 'lease');
+    const id = await enqueue(t.ctx.db, 'lease', {}, t.ctx.now());
     const now = new Date();
     const [a, b] = await Promise.all([claimJobs(t.ctx.db, now), claimJobs(t.ctx.db, now)]);
     const claimed = [...a, ...b].filter((j) => j.id === id);
@@ -39,7 +39,7 @@ describe('job queue', () => {
   });
 
   it('retries a failing job later and records the error', async () => {
-    const id = await enqueue(t.ctx.db, 'flaky');
+    const id = await enqueue(t.ctx.db, 'flaky', {}, t.ctx.now());
     await runDueJobs(t.ctx, {
       flaky: async () => {
         throw new Error('smtp down');

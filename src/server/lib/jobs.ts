@@ -17,11 +17,14 @@ export interface ClaimedJob {
 const LEASE_SECONDS = 300;
 const MAX_ATTEMPTS = 5;
 
-/** In a transaction (`Tx`), the job exists only if the transaction commits. */
-export async function enqueue(db: Db | Tx, kind: string, payload: Record<string, unknown> = {}, runAt?: Date) {
+/**
+ * In a transaction (`Tx`), the job exists only if the transaction commits. `runAt` is on the app's clock
+ * (ctx.now() for "now"), the clock runDueJobs claims by.
+ */
+export async function enqueue(db: Db | Tx, kind: string, payload: Record<string, unknown>, runAt: Date) {
   const [row] = await queryRows<{ id: number }>(
     db,
-    sql`insert into jobs (kind, payload, run_at) values (${kind}, ${JSON.stringify(payload)}::jsonb, ${(runAt ?? new Date()).toISOString()}::timestamptz) returning id`,
+    sql`insert into jobs (kind, payload, run_at) values (${kind}, ${JSON.stringify(payload)}::jsonb, ${runAt.toISOString()}::timestamptz) returning id`,
   );
   return Number(row.id);
 }

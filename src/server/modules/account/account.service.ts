@@ -92,9 +92,12 @@ export async function changeUsername(
     throw ValidationError.field('username', msg('auth.usernameTaken'));
   await ctx.db.transaction(async (tx) => {
     await repo.updateUsername(tx, id, username);
-    await identity.recordAccountEvent(tx, actor.id, 'account.username_changed', id, {
-      from: account.username,
-      to: username,
+    await identity.recordAccountEvent(tx, {
+      actorId: actor.id,
+      action: 'account.username_changed',
+      targetUserId: id,
+      data: { from: account.username, to: username },
+      at: ctx.now(),
     });
   });
   return notification(msg('account.usernameChanged'), { icon: 'success' });
@@ -130,7 +133,13 @@ export async function deleteAccount(
   await ctx.db.transaction(async (tx) => {
     await repo.markDeleted(tx, id, now, purgeAfter);
     await endAllSessions(tx, id);
-    await identity.recordAccountEvent(tx, actor.id, 'account.deleted', id, { purge_after: purgeAfter.toISOString() });
+    await identity.recordAccountEvent(tx, {
+      actorId: actor.id,
+      action: 'account.deleted',
+      targetUserId: id,
+      data: { purge_after: purgeAfter.toISOString() },
+      at: now,
+    });
   });
   await identity.notifyAccountDeleted(ctx, log, account);
   const signedOut = actor.id === id;

@@ -1,7 +1,7 @@
 // Database access of the auth module: accounts, one-time tokens, account links.
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { accountLinks, accounts, auditLog, authTokens, profiles } from '../../db/schema';
+import { accountLinks, accounts, authTokens, profiles } from '../../db/schema';
 import type { TokenPurpose } from './tokens';
 
 type Conn = Db | Tx;
@@ -51,10 +51,16 @@ export async function insertAccountWithProfile(
     termsAcceptedAt: Date;
     language: string;
   },
+  now: Date,
 ): Promise<AccountRow> {
-  const [account] = await tx.insert(accounts).values(values).returning();
+  const [account] = await tx
+    .insert(accounts)
+    .values({ ...values, createdAt: now })
+    .returning();
   // Every account owns one profile ad; it stays unlisted until the profile is complete.
-  await tx.insert(profiles).values({ userId: account.id, complete: false, listed: false });
+  await tx
+    .insert(profiles)
+    .values({ userId: account.id, complete: false, listed: false, createdAt: now, updatedAt: now });
   return account;
 }
 
@@ -71,8 +77,12 @@ export async function updateAccount(
 export async function insertToken(
   db: Conn,
   values: { accountId: number; purpose: TokenPurpose; tokenHash: string; target?: string | null; expiresAt: Date },
+  now: Date,
 ): Promise<TokenRow> {
-  const [row] = await db.insert(authTokens).values(values).returning();
+  const [row] = await db
+    .insert(authTokens)
+    .values({ ...values, createdAt: now })
+    .returning();
   return row;
 }
 
@@ -167,12 +177,12 @@ export async function deleteStaleTokens(db: Db, now: Date): Promise<number> {
 
 // ---------------------------------------------------------------- links
 
-export async function linkBothWays(db: Conn, a: number, b: number): Promise<void> {
+export async function linkBothWays(db: Conn, a: number, b: number, now: Date): Promise<void> {
   await db
     .insert(accountLinks)
     .values([
-      { accountId: a, linkedAccountId: b },
-      { accountId: b, linkedAccountId: a },
+      { accountId: a, linkedAccountId: b, createdAt: now },
+      { accountId: b, linkedAccountId: a, createdAt: now },
     ])
     .onConflictDoNothing();
 }
@@ -246,16 +256,6 @@ export async function touchLastSeen(db: Conn, id: number, now: Date): Promise<bo
     )
     .returning({ id: accounts.id });
   return rows.length === 1;
-}
-
-export async function audit(
-  db: Conn,
-  actorId: number | null,
-  action: string,
-  targetUserId: number | null,
-  data: Record<string, unknown> = {},
-) {
-  await db.insert(auditLog).values({ actorId, action, targetUserId, data });
 }
 
 /** Active admins' addresses and languages (the Get Help form mails them). */

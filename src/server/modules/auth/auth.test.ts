@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountLinks, accounts, authTokens, profiles, sessions } from '../../db/schema';
+import { accountLinks, accounts, auditLog, authTokens, profiles, sessions } from '../../db/schema';
 import { CATALOGUE_DIR } from '../../lib/i18n';
 import { hashPassword } from '../../lib/password';
 import { hashToken } from '../../plugins/session';
+import { atClock, hoursFromNow } from '../../test/clock';
 import { createAdvertiser, seedGeo, sessionFromResponse, signIn } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { cleanupAuthData } from './session.service';
@@ -92,6 +93,24 @@ describe('register', () => {
     expect((await post('/api/auth/verify', { type, target })).statusCode).toBe(200);
     const forged = await post('/api/auth/verify', { type, target: `${target.split('.')[0]}.${'A'.repeat(43)}` });
     expect(forged.statusCode).toBe(422);
+  });
+
+  it('dates the account, its profile, session, link and audit line by the app clock', async () => {
+    // Eight days ahead: further than a session may lie idle (7 days), had it taken the database's time.
+    const at = hoursFromNow(8 * 24);
+    const { user, id, session } = await atClock(t.ctx, at, () => register());
+    const stamped = async <T extends { createdAt: Date }>(rows: Promise<T[]>) => (await rows).map((r) => r.createdAt);
+    expect(await stamped(t.ctx.db.select().from(accounts).where(eq(accounts.id, id)))).toEqual([at]);
+    const [profile] = await t.ctx.db.select().from(profiles).where(eq(profiles.userId, id));
+    expect([profile.createdAt, profile.updatedAt]).toEqual([at, at]);
+    const [stored] = await t.ctx.db.select().from(sessions).where(eq(sessions.accountId, id));
+    expect([stored.createdAt, stored.lastSeenAt]).toEqual([at, at]);
+    expect(await stamped(t.ctx.db.select().from(authTokens).where(eq(authTokens.accountId, id)))).toEqual([at]);
+    expect(await stamped(t.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, id)))).toEqual([at]);
+    await smtp.next(user.email, /confirm your email/i);
+    // Still signed in at that clock: the session's last use is the app's moment, not the database's.
+    const me = await atClock(t.ctx, at, () => t.app.inject({ method: 'GET', url: `/api/account/${id}`, ...session }));
+    expect(me.statusCode, me.body).toBe(200);
   });
 
   it('ignores nothing silently: role, verified or balance in the body are refused and nothing is created', async () => {

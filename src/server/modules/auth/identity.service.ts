@@ -8,6 +8,7 @@ import { ageOn } from '#shared/rules/date-of-birth.ts';
 import { completionPath } from '#shared/rules/completion.ts';
 import type { CurrentUser, RegisterBody, SessionResponse } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
+import { type AuditEntry, writeAudit } from '../../db/audit';
 import type { Tx } from '../../db/client';
 import { forbidden, type Text, unauthenticated, ValidationError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
@@ -113,15 +114,20 @@ export async function register(ctx: AppContext, { body, client, language, log }:
   let created: { account: repo.AccountRow; session: NewSession };
   try {
     created = await ctx.db.transaction(async (tx) => {
-      const account = await repo.insertAccountWithProfile(tx, {
-        email: body.email,
-        username: body.username,
-        passwordHash,
-        dateOfBirth: body.date_of_birth,
-        termsAcceptedAt: ctx.now(),
-        language,
-      });
-      await repo.audit(tx, account.id, 'account.register', account.id);
+      const now = ctx.now();
+      const account = await repo.insertAccountWithProfile(
+        tx,
+        {
+          email: body.email,
+          username: body.username,
+          passwordHash,
+          dateOfBirth: body.date_of_birth,
+          termsAcceptedAt: now,
+          language,
+        },
+        now,
+      );
+      await writeAudit(tx, { actorId: account.id, action: 'account.register', targetUserId: account.id, at: now });
       return { account, session: await startSession(ctx, account.id, client, tx) };
     });
   } catch (err) {
@@ -225,12 +231,9 @@ export const isUsernameTaken = (ctx: AppContext, username: string, exceptId?: nu
 /** An entry of the audit log written by the account flows, inside the caller's transaction. */
 export async function recordAccountEvent(
   tx: Tx,
-  actorId: number | null,
-  action: `account.${string}`,
-  targetUserId: number,
-  data: Record<string, unknown> = {},
+  event: AuditEntry & { action: `account.${string}`; targetUserId: number },
 ): Promise<void> {
-  await repo.audit(tx, actorId, action, targetUserId, data);
+  await writeAudit(tx, event);
 }
 
 export async function notifyAccountDeleted(ctx: AppContext, log: Log, account: Account): Promise<void> {

@@ -190,13 +190,17 @@ describe.each(['memory', 'redis'] as const)('brute-force limits with the %s limi
   it(`lets a PIN take at most ${PIN_MAX_ATTEMPTS} attempts, however many arrive at once`, async () => {
     const { account } = await createAdvertiser(t.ctx, { passwordHash });
     const now = new Date();
-    const token = await repo.insertToken(t.ctx.db, {
-      accountId: account.id,
-      purpose: 'mobile_pin',
-      tokenHash: 'ab'.repeat(32),
-      target: '+491700000000',
-      expiresAt: new Date(now.getTime() + 60_000),
-    });
+    const token = await repo.insertToken(
+      t.ctx.db,
+      {
+        accountId: account.id,
+        purpose: 'mobile_pin',
+        tokenHash: 'ab'.repeat(32),
+        target: '+491700000000',
+        expiresAt: new Date(now.getTime() + 60_000),
+      },
+      now,
+    );
     const taken = await Promise.all(
       Array.from({ length: 30 }, () => repo.reserveTokenAttempt(t.ctx.db, token.id, PIN_MAX_ATTEMPTS, now)),
     );

@@ -3,6 +3,7 @@
 import { msg } from '#shared/api/messages.ts';
 import type { LinksResponse } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
+import { writeAudit } from '../../db/audit';
 import { forbidden, ValidationError } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
 import * as repo from './auth.repo';
@@ -28,9 +29,10 @@ export async function connect(
 ): Promise<LinksResponse> {
   const other = await checkCredentials(ctx, client, login, password);
   if (other.id === actor.id) throw ValidationError.field('login', msg('auth.connectSelf'));
+  const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
-    await repo.linkBothWays(tx, actor.id, other.id);
-    await repo.audit(tx, actor.id, 'account.linked', other.id);
+    await repo.linkBothWays(tx, actor.id, other.id, now);
+    await writeAudit(tx, { actorId: actor.id, action: 'account.linked', targetUserId: other.id, at: now });
   });
   return listLinks(ctx, actor.id);
 }
@@ -51,7 +53,7 @@ export async function switchAccount(
   const session = await ctx.db.transaction(async (tx) => {
     await endSession(tx, actor.sessionId);
     const started = await startSession(ctx, target.id, client, tx);
-    await repo.audit(tx, actor.id, 'account.switched', target.id);
+    await writeAudit(tx, { actorId: actor.id, action: 'account.switched', targetUserId: target.id, at: ctx.now() });
     return started;
   });
   return { answer: await sessionAnswer(ctx, target.id), session };

@@ -18,13 +18,17 @@ export async function issueLink(
   const now = ctx.now();
   const secret = randomSecret();
   await repo.retireTokens(db, accountId, [purpose], now);
-  const row = await repo.insertToken(db, {
-    accountId,
-    purpose,
-    tokenHash: tokenMac(ctx, purpose, accountId, secret),
-    target,
-    expiresAt: new Date(now.getTime() + TOKEN_TTL_MS[purpose]),
-  });
+  const row = await repo.insertToken(
+    db,
+    {
+      accountId,
+      purpose,
+      tokenHash: tokenMac(ctx, purpose, accountId, secret),
+      target,
+      expiresAt: new Date(now.getTime() + TOKEN_TTL_MS[purpose]),
+    },
+    now,
+  );
   return { id: row.id, secret, ref: `${row.id}.${secret}` };
 }
 

@@ -4,6 +4,7 @@ import { notification, type NotificationPayload } from '#shared/api/errors.ts';
 import { msg } from '#shared/api/messages.ts';
 import type { RecoverResponse } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
+import { writeAudit } from '../../db/audit';
 import { notFound, ValidationError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import type { SessionUser } from '../../plugins/session';
@@ -81,7 +82,7 @@ export async function resetPassword(
     await repo.updateAccount(tx, account.id, { passwordHash, emailVerifiedAt: account.emailVerifiedAt ?? now });
     await repo.retireTokens(tx, account.id, ['password_reset'], now);
     await endAccessInto(tx, account.id);
-    await repo.audit(tx, null, 'account.password_reset', account.id);
+    await writeAudit(tx, { actorId: null, action: 'account.password_reset', targetUserId: account.id, at: now });
   });
   await resetLimit(ctx, LIMITS.loginAccount, `id:${account.id}`);
   await deliver(ctx, log, mails.passwordChanged(account.email, account));
@@ -114,7 +115,7 @@ export async function changePassword(ctx: AppContext, input: ChangePasswordInput
     // Every other session of the account ends (ASVS 3.3.3), and every link into it; the session making
     // the change stays.
     await endAccessInto(tx, target.id, actor.id === target.id ? actor.sessionId : undefined);
-    await repo.audit(tx, actor.id, 'account.password_changed', target.id);
+    await writeAudit(tx, { actorId: actor.id, action: 'account.password_changed', targetUserId: target.id, at: now });
   });
   await deliver(ctx, log, mails.passwordChanged(target.email, target));
   return notification(msg('auth.passwordChanged'), { icon: 'success' });

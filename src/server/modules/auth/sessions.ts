@@ -27,13 +27,17 @@ export async function createSession(
 ): Promise<NewSession> {
   const token = crypto.randomBytes(32).toString('base64url');
   const csrf = crypto.randomBytes(32).toString('base64url');
-  const expiresAt = new Date(ctx.now().getTime() + SESSION_TTL_MS);
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   await db.insert(sessions).values({
     id: hashToken(token),
     accountId,
     csrfToken: csrf,
     ip: client.address,
     userAgent: (client.userAgent ?? '').slice(0, 300),
+    // The app's clock: the idle check (plugins/session.ts) compares last_seen_at with ctx.now().
+    createdAt: now,
+    lastSeenAt: now,
     expiresAt,
   });
   return { token, csrf, expiresAt };

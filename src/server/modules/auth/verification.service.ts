@@ -3,6 +3,7 @@
 import { notification, type NotificationPayload } from '#shared/api/errors.ts';
 import { msg } from '#shared/api/messages.ts';
 import type { AppContext } from '../../context';
+import { writeAudit } from '../../db/audit';
 import { unauthenticated, ValidationError } from '../../lib/errors';
 import { translator } from '../../lib/i18n';
 import type { SessionUser } from '../../plugins/session';
@@ -59,7 +60,7 @@ export async function verifyEmailLink(
     await repo.retireTokens(tx, account.id, ['email_verify', 'password_reset'], now);
     // The browser that opened the link stays signed in when it is this account's.
     await endAccessInto(tx, account.id, user?.id === account.id ? user.sessionId : undefined);
-    await repo.audit(tx, account.id, 'account.email_changed', account.id);
+    await writeAudit(tx, { actorId: account.id, action: 'account.email_changed', targetUserId: account.id, at: now });
   });
   await deliver(ctx, log, mails.emailChanged(oldEmail, account));
   return notification(msg('auth.newEmailConfirmed'), {
@@ -80,14 +81,18 @@ export async function requestMobilePin(
   const nonce = randomSecret();
   const row = await ctx.db.transaction(async (tx) => {
     await repo.retireTokens(tx, accountId, ['mobile_pin'], now);
-    return repo.insertToken(tx, {
-      accountId,
-      purpose: 'mobile_pin',
-      // The reference in the URL is part of the MAC: a PIN works only with the link it was sent for.
-      tokenHash: tokenMac(ctx, 'mobile_pin', accountId, `${nonce}:${pin}`),
-      target: mobile,
-      expiresAt: new Date(now.getTime() + TOKEN_TTL_MS.mobile_pin),
-    });
+    return repo.insertToken(
+      tx,
+      {
+        accountId,
+        purpose: 'mobile_pin',
+        // The reference in the URL is part of the MAC: a PIN works only with the link it was sent for.
+        tokenHash: tokenMac(ctx, 'mobile_pin', accountId, `${nonce}:${pin}`),
+        target: mobile,
+        expiresAt: new Date(now.getTime() + TOKEN_TTL_MS.mobile_pin),
+      },
+      now,
+    );
   });
   // Written in the account's language, like its mails.
   const account = await repo.findAccountById(ctx.db, accountId);
@@ -145,7 +150,7 @@ export async function verifyPin(
   await ctx.db.transaction(async (tx) => {
     if (!(await repo.consumeToken(tx, token.id, now))) throw ValidationError.field('pin', msg('auth.pinExpired'));
     await repo.updateAccount(tx, user.id, { mobile, mobileVerifiedAt: now });
-    await repo.audit(tx, user.id, 'account.mobile_changed', user.id);
+    await writeAudit(tx, { actorId: user.id, action: 'account.mobile_changed', targetUserId: user.id, at: now });
   });
   await resetLimit(ctx, LIMITS.pinAccount, user.id);
   const account = await repo.findAccountById(ctx.db, user.id);

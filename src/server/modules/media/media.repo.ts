@@ -54,7 +54,8 @@ export async function nextGalleryPosition(tx: Tx, userId: number): Promise<numbe
   return row.top === null ? 0 : Number(row.top) + 1;
 }
 
-export async function insertMedia(tx: Tx, row: NewMediaRow): Promise<MediaRow> {
+/** `createdAt` is the app's clock (ctx.now()), never the column's default: the video queue orders by it. */
+export async function insertMedia(tx: Tx, row: NewMediaRow & { createdAt: Date }): Promise<MediaRow> {
   const [inserted] = await tx.insert(media).values(row).returning();
   return inserted;
 }

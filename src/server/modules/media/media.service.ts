@@ -193,6 +193,7 @@ export async function uploadPhoto(
         storageKey,
         variants,
         ...imageColumns(image),
+        createdAt: ctx.now(),
       });
       // One avatar and one portrait: the new one replaces the old.
       if (type !== 'gallery') {
@@ -319,8 +320,9 @@ export async function uploadVideo(
         height: quarterTurn ? probe.width : probe.height,
         bytes: input.bytes,
         duration: probe.duration,
+        createdAt: ctx.now(),
       });
-      await enqueue(tx as never, VIDEO_JOB, { mediaId: inserted.id });
+      await enqueue(tx as never, VIDEO_JOB, { mediaId: inserted.id }, ctx.now());
       return inserted;
     });
   } catch (err) {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AVATAR_CHANGE_MAX_POSITION, GALLERY_MAX } from '#shared/constants.ts';
 import type { MediaState } from '#shared/schemas/media.ts';
 import { media, profiles } from '../../db/schema';
+import { atClock, hoursFromNow } from '../../test/clock';
 import { createAdvertiser, createSession, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { bombPng, filesUnder, jpegWithGps, multipart, png, truncatedJpeg } from '../../test/media-files';
@@ -259,6 +260,16 @@ describe('the gallery', () => {
     ]);
     expect((await state(id, session)).gallery).toHaveLength(GALLERY_MAX);
     expect(filesUnder(mediaDir)).toEqual(before);
+  });
+
+  it('dates a new photo by the app clock, not the database clock', async () => {
+    const { id, session } = await advertiser();
+    const body = await png({ seed: 7 });
+    const at = hoursFromNow(5);
+    const res = await atClock(t.ctx, at, () => upload(session, 'gallery', body, { contentType: 'image/png' }));
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await rowsOf(id);
+    expect(row.createdAt).toEqual(at);
   });
 
   it('is reordered by updateGalleryPos and shows the new order on the public profile', async () => {

@@ -2,10 +2,11 @@
 // reports progress, a pending video stays private until an admin approves it, and deleting it needs
 // the CSRF header even though the spec makes it a GET.
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, media } from '../../db/schema';
 import { runDueJobs } from '../../lib/jobs';
+import { atClock, hoursFromNow } from '../../test/clock';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { filesUnder, jpegWithGps, multipart, probeTags, videoWithLocation } from '../../test/media-files';
@@ -154,5 +155,24 @@ describe('a video goes through the job, waits for an admin and only then is publ
     const file = await t.app.inject({ method: 'GET', url: `/api/edit/videoFile/${id}`, ...session });
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
+  });
+
+  it('is dated and queued by the app clock: an hour behind the database, its job is due at once', async () => {
+    const { id, session } = await advertiser();
+    const at = hoursFromNow(-1);
+    await atClock(t.ctx, at, async () => {
+      expect((await uploadVideo(id, session, clip)).statusCode).toBe(200);
+      const [row] = await rowsOf(id);
+      expect(row.createdAt).toEqual(at);
+      const [job] = await t.ctx.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.kind, 'media.video'))
+        .orderBy(desc(jobs.id))
+        .limit(1);
+      expect(job.runAt).toEqual(at);
+      await runDueJobs(t.ctx, mediaJobHandlers);
+      expect((await rowsOf(id))[0].status).toBe('pending');
+    });
   });
 });

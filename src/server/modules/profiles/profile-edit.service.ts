@@ -115,7 +115,7 @@ async function edit(
       await change(tx, current);
       await repo.refreshDerived(tx, userId);
       if (actor.id !== userId) {
-        await writeAudit(tx, { actorId: actor.id, action, targetUserId: userId });
+        await writeAudit(tx, { actorId: actor.id, action, targetUserId: userId, at: ctx.now() });
       }
     });
   } catch (err) {
@@ -349,7 +349,7 @@ export async function setTourDates(ctx: AppContext, actor: Actor, userId: number
     if (!ok) throw ValidationError.field('listing_id', msg('edit.listingNotFound'));
     await refreshCountryPrimary(tx, now, [userId]);
     if (actor.id !== userId)
-      await writeAudit(tx, { actorId: actor.id, action: 'listing.tourDates', targetUserId: userId });
+      await writeAudit(tx, { actorId: actor.id, action: 'listing.tourDates', targetUserId: userId, at: now });
   });
   return getListings(ctx, userId);
 }

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, auditLog, cityNames, listings, profiles, profileStatsDaily } from '../../db/schema';
 import { addAdditionalListing } from '../listings/listings.service';
+import { atClock, hoursFromNow } from '../../test/clock';
 import { BERLIN, createAdvertiser, createSession, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { multipart, picture } from '../../test/media-files';
@@ -304,13 +305,16 @@ describe('who may edit', () => {
     expect(await profileRow(owner.id)).toEqual(before);
   });
 
-  it('an admin can, and the audit log says so', async () => {
+  it('an admin can, and the audit log says so (at the app clock)', async () => {
     const owner = await newAdvertiser();
-    const res = await update(admin.session, { section: 'heading', heading: 'Fixed by staff', user_id: owner.id });
+    const at = hoursFromNow(2);
+    const res = await atClock(t.ctx, at, () =>
+      update(admin.session, { section: 'heading', heading: 'Fixed by staff', user_id: owner.id }),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect((await profileRow(owner.id)).heading).toBe('Fixed by staff');
     const audit = await t.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, owner.id));
-    expect(audit.map((a) => [a.actorId, a.action])).toEqual([[admin.id, 'profile.update.heading']]);
+    expect(audit.map((a) => [a.actorId, a.action, a.createdAt])).toEqual([[admin.id, 'profile.update.heading', at]]);
   });
 
   it('getUpdateData of someone else is 403, of nobody 404', async () => {

@@ -144,6 +144,7 @@ export async function readPhotoId(ctx: AppContext, requestId: number, actorId: n
     action: 'verification.viewPhotoId',
     targetUserId: request.userId,
     data: { requestId },
+    at: ctx.now(),
   });
   return { body, contentType: 'image/jpeg' };
 }

@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHOTO_ID_RETENTION_DAYS } from '#shared/constants.ts';
 import { auditLog, verificationRequests } from '../../db/schema';
+import { atClock, hoursFromNow } from '../../test/clock';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { filesUnder, jpegWithGps, multipart } from '../../test/media-files';
@@ -45,6 +46,20 @@ const state = async (id: number, session: Session) =>
   (await t.app.inject({ method: 'GET', url: `/api/edit/getVerification/${id}`, ...session })).json().data;
 
 describe('verification requests', () => {
+  it("log an admin's look at an ID at the app clock", async () => {
+    const { id, session } = await advertiser();
+    await send('/api/upload/photo/avatar', session, await jpegWithGps({ seed: 4 }));
+    expect((await send(`/api/edit/verify/${id}`, session, await jpegWithGps({ seed: 5 }))).statusCode).toBe(200);
+    const [row] = await t.ctx.db.select().from(verificationRequests).where(eq(verificationRequests.userId, id));
+    const at = hoursFromNow(3);
+    const shown = await atClock(t.ctx, at, () =>
+      t.app.inject({ method: 'GET', url: `/api/admin/photo-id/${row.id}`, ...admin.session }),
+    );
+    expect(shown.statusCode).toBe(200);
+    const views = await t.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, id));
+    expect(views.filter((v) => v.action === 'verification.viewPhotoId').map((v) => v.createdAt)).toEqual([at]);
+  });
+
   it('are refused without an avatar: "You must first upload an avatar."', async () => {
     const { id, session } = await advertiser();
     const before = filesUnder(t.dataDir);
