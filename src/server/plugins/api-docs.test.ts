@@ -44,4 +44,28 @@ describe('API document', () => {
     const op = Object.values(methods)[0];
     expect(op.parameters?.some((p) => /id/i.test(p.name))).toBe(true);
   });
+
+  it('shows the three downloads as files of their type, and the error envelopes they may send instead', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs.json' })).json<{
+      paths: Record<
+        string,
+        Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>
+      >;
+    }>();
+    const downloads: Array<[string, string, object, string[]]> = [
+      ['/api/edit/videoFile/{id}', 'video/mp4', { type: 'string', format: 'binary' }, ['401', '403', '404']],
+      ['/api/admin/photo-id/{requestId}', 'image/jpeg', { type: 'string', format: 'binary' }, ['401', '403', '404']],
+      ['/api/payment/getTransactionsCsv', 'text/csv', { type: 'string' }, ['401', '403', '422']],
+    ];
+    for (const [path, type, body, errors] of downloads) {
+      const responses = doc.paths[path]?.get?.responses ?? {};
+      expect(Object.keys(responses).sort(), path).toEqual(['200', ...errors]);
+      expect(Object.keys(responses['200'].content ?? {}), path).toEqual([type]);
+      expect(responses['200'].content?.[type].schema, path).toEqual(body);
+      for (const status of errors)
+        expect(JSON.stringify(responses[status].content?.['application/json']?.schema), `${path} ${status}`).toContain(
+          'message',
+        );
+    }
+  });
 });

@@ -28,6 +28,18 @@ export function errorAnswers<const S extends readonly ErrorStatus[]>(
  */
 export const WRITE_ERRORS = errorAnswers(403, 413, 415, 422);
 
+/** A file's bytes as the OpenAPI document says them: a binary string. */
+export const Bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array).meta({ type: 'string', format: 'binary' });
+
+/**
+ * A 200 that is a file, not JSON (a video, a photo ID, a CSV download): its media type and its body,
+ * `Bytes` or `z.string()`. The route sends a Buffer or a string under that type, which Fastify passes
+ * on as it is: nothing is serialized, the schema documents.
+ */
+export function fileAnswer<S extends z.ZodType>(mediaType: string, description: string, body: S) {
+  return { description, content: { [mediaType]: { schema: body } } };
+}
+
 /**
  * 304 to a GET whose If-None-Match names the answer's current ETag: no body. fastify-type-provider-zod
  * writes `undefined` as `{type: 'null'}`, which @fastify/swagger turns into a response without content;

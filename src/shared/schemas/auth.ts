@@ -2,11 +2,12 @@
 // server. Every body is a strict object: an unknown key (role, balance, verified...) is rejected with
 // a 422, so no call can set a field it does not name.
 import { z } from 'zod';
-import { blankMessage, MessageBody, NotificationBody, ValidationErrorBody } from '../api/errors';
+import { blankMessage, NotificationBody } from '../api/errors';
 import { coercedId, requiredString, text } from '../api/fields';
 import { MIN_AGE, PIN_LENGTH } from '../constants';
 import { ageOn, isCalendarDate } from '../rules/date-of-birth.ts';
 import { messageText } from '../api/messages';
+import { errorAnswers, WRITE_ERRORS } from './answers';
 
 export const PASSWORD_MIN = 8;
 /** ASVS 2.1.2 allows at least 64; the cap keeps argon2 work bounded. */
@@ -154,14 +155,8 @@ export type RecoverResponse = z.infer<typeof RecoverResponse>;
 export const NotificationResponse = NotificationBody;
 
 /**
- * The error answers of the auth and account calls (spec section 8): 422 names the fields, every other
- * status carries a message. 403 and 415 come from the same-origin and CSRF guards of every POST.
+ * The error answers of the auth and account calls (spec section 8), built like every route's
+ * (answers.ts): what any state-changing call may answer before its handler (403, 413, 415, 422), and
+ * 401, 404 and 429 of the calls themselves.
  */
-export const AUTH_ERRORS = {
-  401: MessageBody,
-  403: MessageBody,
-  404: MessageBody,
-  415: MessageBody,
-  422: ValidationErrorBody,
-  429: MessageBody,
-} as const;
+export const AUTH_ERRORS = { ...WRITE_ERRORS, ...errorAnswers(401, 404, 429) };

@@ -105,7 +105,8 @@ export async function register(ctx: AppContext, { body, client, language, log }:
   const problem = passwordProblem(body.password, body);
   if (problem) errors.password = [problem];
   // The shared schema checks the age with the browser's clock; the server's clock decides.
-  if (ageOn(body.date_of_birth, ctx.now()) < MIN_AGE) errors.date_of_birth = [msg('auth.tooYoung', { age: MIN_AGE })];
+  if (ageOn(body.date_of_birth, ctx.now()) < MIN_AGE)
+    errors.date_of_birth = [msg('auth:errors.tooYoung', { age: MIN_AGE })];
   if (await repo.emailTaken(ctx.db, body.email)) errors.email = [msg('auth.emailTaken')];
   if (await repo.usernameTaken(ctx.db, body.username)) errors.username = [msg('auth.usernameTaken')];
   if (Object.keys(errors).length) throw new ValidationError(errors);

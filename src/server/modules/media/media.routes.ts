@@ -19,6 +19,7 @@ import {
   UploadPhotoQuery,
   VideoResponse,
 } from '#shared/schemas/media.ts';
+import { Bytes, errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
 import type { AppContext } from '../../context';
 import { forbidden } from '../../lib/errors';
 import { requireCsrf, requireUser } from '../../plugins/session';
@@ -115,9 +116,22 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => ({ data: await service.videoState(ctx, req.params.id) }),
   );
 
-  // The owner and admins watch a video the public cannot see yet. Binary answer: no JSON schema.
-  app.get('/edit/videoFile/:id', { onRequest: owner, schema: { params: IdParam } }, async (req, reply) => {
-    const file = await service.readVideoFile(ctx, req.params.id);
-    return reply.type(file.contentType).header('cache-control', 'private, no-store').send(file.body);
-  });
+  // The owner and admins watch a video the public cannot see yet: the MP4 itself, or a JSON error.
+  app.get(
+    '/edit/videoFile/:id',
+    {
+      onRequest: owner,
+      schema: {
+        params: IdParam,
+        response: {
+          200: fileAnswer('video/mp4', 'The converted video (pending or approved).', Bytes),
+          ...errorAnswers(401, 403, 404),
+        },
+      },
+    },
+    async (req, reply) => {
+      const file = await service.readVideoFile(ctx, req.params.id);
+      return reply.type(file.contentType).header('cache-control', 'private, no-store').send(file.body);
+    },
+  );
 };

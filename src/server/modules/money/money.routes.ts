@@ -22,6 +22,7 @@ import {
   TransactionsPage,
   UpdateProductBody,
 } from '#shared/schemas/money.ts';
+import { errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
 import { PageQuery } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
@@ -98,7 +99,20 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.get(
     '/payment/getTransactionsCsv',
-    { onRequest: signedIn, schema: { querystring: TransactionsCsvQuery } },
+    {
+      onRequest: signedIn,
+      schema: {
+        querystring: TransactionsCsvQuery,
+        response: {
+          200: fileAnswer(
+            'text/csv',
+            "The account's transactions, newest first, one a line after a header.",
+            z.string(),
+          ),
+          ...errorAnswers(401, 403, 422),
+        },
+      },
+    },
     async (req, reply) => {
       const csv = await money.transactionsCsv(ctx, requireUser(req), req.query.user_id);
       return reply

@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam } from '#shared/api/fields.ts';
 import { MEDIA_LIMITS } from '#shared/schemas/media.ts';
+import { Bytes, errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
 import { PhotoIdParams, VerificationStateResponse } from '#shared/schemas/verification.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
@@ -35,10 +36,19 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
     },
   );
 
-  // Binary answer (the ID as JPEG): no JSON schema; never cached, never framed.
+  // The ID as JPEG (or a JSON error); never cached, never framed.
   app.get(
     '/admin/photo-id/:requestId',
-    { onRequest: adminOnly, schema: { params: PhotoIdParams } },
+    {
+      onRequest: adminOnly,
+      schema: {
+        params: PhotoIdParams,
+        response: {
+          200: fileAnswer('image/jpeg', 'The photo ID, its metadata stripped.', Bytes),
+          ...errorAnswers(401, 403, 404),
+        },
+      },
+    },
     async (req, reply) => {
       const file = await service.readPhotoId(ctx, req.params.requestId, requireUser(req).id);
       return reply
