@@ -22,3 +22,17 @@ export function parseRouteTree(tree: string): Array<{ method: string; url: strin
 /** The app's routes, HEAD left out (Fastify adds one to every GET). */
 export const registeredRoutes = (app: FastifyInstance) =>
   parseRouteTree(app.printRoutes({ commonPrefix: false })).filter((r) => r.method !== 'HEAD');
+
+/** The money routes: payments, auto-topup, and the admin's calls on money (the card guard's and input tests' walk). */
+export const moneyRoutes = (app: FastifyInstance) =>
+  registeredRoutes(app).filter(
+    ({ url }) =>
+      url.startsWith('/api/payment/') ||
+      url.startsWith('/api/auto-topup/') ||
+      [
+        '/api/admin/products',
+        '/api/admin/adjustBalance',
+        '/api/admin/recordBankTransfer',
+        '/api/admin/getAutoTopup',
+      ].includes(url),
+  );

@@ -1,12 +1,21 @@
 // The email, mobile, password and username blocks of the account screen. Each form is checked by
 // the shared schema of its call; the server's answer is a notice (the API client shows it).
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '#shared/schemas/auth.ts';
 import { ChangeEmailBody, ChangeMobileBody, ChangePasswordBody, ChangeUsernameBody } from '#shared/schemas/account.ts';
-import { Form, PasswordField, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { useChangeEmail, useChangeMobile, useChangePassword, useChangeUsername, type AccountView } from './api';
-import { useResendVerification } from '#client/features/auth/index.ts';
+import { NewPasswordField, UsernameField, useResendVerification } from '#client/features/auth/index.ts';
+import { CurrentPasswordField } from './current-password-field';
 import { Current, SettingsCard, StatusBadge } from './settings-card';
+
+/** A form that carries a password is emptied once its change went through: no secret stays on screen. */
+function sendThenEmpty<Body>(form: { reset: () => void }, send: (body: Body) => Promise<unknown>) {
+  return async (body: Body) => {
+    await send(body);
+    form.reset();
+  };
+}
+
 export function EmailCard({ account, isSelf, asAdmin }: { account: AccountView; isSelf: boolean; asAdmin: boolean }) {
   const { t } = useTranslation('settings');
   const change = useChangeEmail(account.user_id);
@@ -37,21 +46,9 @@ export function EmailCard({ account, isSelf, asAdmin }: { account: AccountView; 
       {account.pending_email && (
         <p className="settings-card__note">{t('email.pending', { email: account.pending_email })}</p>
       )}
-      <Form
-        form={form}
-        className="form"
-        onSubmit={async (body) => {
-          await change.mutateAsync(body);
-          form.reset();
-        }}
-      >
+      <Form form={form} className="form" onSubmit={sendThenEmpty(form, change.mutateAsync)}>
         <TextField form={form} name="email" type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />
-        <PasswordField
-          form={form}
-          name="current_password"
-          autoComplete="current-password"
-          hint={asAdmin ? t('fields.adminPassword') : undefined}
-        />
+        <CurrentPasswordField form={form} name="current_password" asAdmin={asAdmin} />
         <SubmitButton form={form}>{t('email.submit')}</SubmitButton>
       </Form>
       <p className="field__hint">{t('email.hint')}</p>
@@ -109,26 +106,9 @@ export function PasswordCard({ account, asAdmin }: { account: AccountView; asAdm
   return (
     <SettingsCard title={t('password.title')} testId="password-card">
       <p className="settings-card__note">{t('password.lead')}</p>
-      <Form
-        form={form}
-        className="form"
-        onSubmit={async (body) => {
-          await change.mutateAsync(body);
-          form.reset();
-        }}
-      >
-        <PasswordField
-          form={form}
-          name="current_password"
-          autoComplete="current-password"
-          hint={asAdmin ? t('fields.adminPassword') : undefined}
-        />
-        <PasswordField
-          form={form}
-          name="password"
-          autoComplete="new-password"
-          hint={t('password.hint', { count: PASSWORD_MIN })}
-        />
+      <Form form={form} className="form" onSubmit={sendThenEmpty(form, change.mutateAsync)}>
+        <CurrentPasswordField form={form} name="current_password" asAdmin={asAdmin} />
+        <NewPasswordField form={form} name="password" hint={(rule) => t('password.hint', rule)} />
         <SubmitButton form={form}>{t('password.submit')}</SubmitButton>
       </Form>
     </SettingsCard>
@@ -146,15 +126,7 @@ export function UsernameCard({ account }: { account: AccountView }) {
     <SettingsCard title={t('username.title')} testId="username-card">
       <Current label={t('username.current')}>{account.username}</Current>
       <Form form={form} className="form" onSubmit={(body) => change.mutateAsync(body)}>
-        <TextField
-          form={form}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="off"
-          spellCheck={false}
-          maxLength={USERNAME_MAX}
-          hint={t('username.hint', { min: USERNAME_MIN, max: USERNAME_MAX })}
-        />
+        <UsernameField form={form} name="username" hint={(lengths) => t('username.hint', lengths)} />
         <SubmitButton form={form}>{t('username.submit')}</SubmitButton>
       </Form>
     </SettingsCard>

@@ -5,8 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { ACCOUNT_PURGE_DAYS } from '#shared/constants.ts';
 import { DeleteAccountBody } from '#shared/schemas/account.ts';
 import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame.tsx';
-import { Form, PasswordField, SubmitButton, useSchemaForm } from '#client/components/form/index.ts';
+import { Form, SubmitButton, useSchemaForm } from '#client/components/form/index.ts';
 import { useDeleteAccount, type AccountView } from './api';
+import { CurrentPasswordField } from './current-password-field';
 import { SettingsCard } from './settings-card';
 
 export function DeleteCard({ account, isSelf, asAdmin }: { account: AccountView; isSelf: boolean; asAdmin: boolean }) {
@@ -50,13 +51,7 @@ export function DeleteCard({ account, isSelf, asAdmin }: { account: AccountView;
             setOpen(false);
           }}
         >
-          <PasswordField
-            form={form}
-            name="current_password"
-            autoComplete="current-password"
-            autoFocus
-            hint={asAdmin ? t('fields.adminPassword') : undefined}
-          />
+          <CurrentPasswordField form={form} name="current_password" asAdmin={asAdmin} autoFocus />
           <div className="dialog__actions">
             <button type="button" className="button" onClick={close}>
               {t('common:dialog.cancel')}

@@ -7,3 +7,4 @@ export {
   useUnlinkAccount,
   type LinkedAccount,
 } from './api';
+export { NewPasswordField, UsernameField } from './account-fields';

@@ -2,10 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { PASSWORD_MIN, RecoverBody, ResetPasswordBody } from '#shared/schemas/auth.ts';
-import { Form, PasswordField, SubmitButton, useSchemaForm } from '#client/components/form/index.ts';
+import { RecoverBody, ResetPasswordBody } from '#shared/schemas/auth.ts';
+import { Form, SubmitButton, useSchemaForm } from '#client/components/form/index.ts';
 import { authKeys, checkRecoverLink, useResetPassword } from './api';
 import { intlLocale } from '#client/lib/format.ts';
+import { NewPasswordField } from './account-fields';
 import { AuthCard, AuthStatus } from './auth-layout';
 /**
  * /recover/{id}/{hash}, the link of the forgot-password mail. The link is checked first
@@ -74,12 +75,7 @@ export function RecoverPage() {
           setDone(true);
         }}
       >
-        <PasswordField
-          form={form}
-          name="password"
-          autoComplete="new-password"
-          hint={t('register.passwordHint', { count: PASSWORD_MIN })}
-        />
+        <NewPasswordField form={form} name="password" hint={(rule) => t('register.passwordHint', rule)} />
         <p className="field__hint">
           {t('recover.expires', {
             time: new Intl.DateTimeFormat(intlLocale(i18n.language), { hour: '2-digit', minute: '2-digit' }).format(

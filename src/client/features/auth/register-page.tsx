@@ -2,18 +2,12 @@ import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants.ts';
-import { PASSWORD_MIN, RegisterBody, USERNAME_MAX, USERNAME_MIN } from '#shared/schemas/auth.ts';
+import { RegisterBody } from '#shared/schemas/auth.ts';
 import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame.tsx';
-import {
-  CheckboxField,
-  Form,
-  PasswordField,
-  SubmitButton,
-  TextField,
-  useSchemaForm,
-} from '#client/components/form/index.ts';
+import { CheckboxField, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { useRegister } from './api';
 import { AuthCard } from './auth-layout';
+import { NewPasswordField, UsernameField } from './account-fields';
 /** The latest birth date that is 18 today, for the date picker's max. */
 function latestBirthDate(today = new Date()): string {
   const y = today.getFullYear() - MIN_AGE;
@@ -54,21 +48,8 @@ export function RegisterPage() {
         }}
       >
         <TextField form={form} name="email" type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />
-        <TextField
-          form={form}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="off"
-          spellCheck={false}
-          maxLength={USERNAME_MAX}
-          hint={t('register.usernameHint', { min: USERNAME_MIN, max: USERNAME_MAX })}
-        />
-        <PasswordField
-          form={form}
-          name="password"
-          autoComplete="new-password"
-          hint={t('register.passwordHint', { count: PASSWORD_MIN })}
-        />
+        <UsernameField form={form} name="username" hint={(lengths) => t('register.usernameHint', lengths)} />
+        <NewPasswordField form={form} name="password" hint={(rule) => t('register.passwordHint', rule)} />
         <TextField
           form={form}
           name="date_of_birth"

@@ -108,6 +108,22 @@ export async function homeCityOf(db: Db | Tx, profileId: number): Promise<CityIn
   return row ?? null;
 }
 
+/** The profile's additional location in `cityId` that has not run out at `now` (at most one). */
+const runningAdditional = (profileId: number, cityId: number, now: Date) =>
+  and(
+    eq(listings.profileId, profileId),
+    eq(listings.cityId, cityId),
+    eq(listings.kind, 'additional'),
+    gt(listings.expiresAt, now),
+  );
+
+/** A listing's country is its city's (denormalised so a country page is one index range scan). */
+async function countryOfCity(db: Db | Tx, cityId: number): Promise<string> {
+  const [city] = await db.select({ countryCode: cities.countryCode }).from(cities).where(eq(cities.id, cityId));
+  if (!city) throw new Error(`city ${cityId} does not exist`);
+  return city.countryCode;
+}
+
 /**
  * Additional location (DESIGN.md): lists the profile in another city for `days` days from `now`, at the top
  * of that city (bumped now), optionally as a tour with dates. A city it is already listed in as an
@@ -125,22 +141,13 @@ export async function addAdditionalListing(
       tourFrom: from,
       tourUntil: until,
     })
-    .where(
-      and(
-        eq(listings.profileId, profileId),
-        eq(listings.cityId, cityId),
-        eq(listings.kind, 'additional'),
-        gt(listings.expiresAt, now),
-      ),
-    )
+    .where(runningAdditional(profileId, cityId, now))
     .returning({ id: listings.id });
   if (!extended.length) {
-    const [city] = await db.select({ countryCode: cities.countryCode }).from(cities).where(eq(cities.id, cityId));
-    if (!city) throw new Error(`city ${cityId} does not exist`);
     await db.insert(listings).values({
       profileId,
       cityId,
-      countryCode: city.countryCode,
+      countryCode: await countryOfCity(db, cityId),
       kind: 'additional',
       bumpedAt: now,
       createdAt: now,
@@ -168,17 +175,14 @@ export async function screenNamesOf(db: Db | Tx, ids: number[]): Promise<Map<num
  * an additional location in cannot become home (it would be listed there twice): the caller refuses it.
  */
 export async function setHomeListing(tx: Tx, profileId: number, cityId: number, now: Date) {
-  const [city] = await tx.select({ countryCode: cities.countryCode }).from(cities).where(eq(cities.id, cityId));
-  if (!city) throw new Error(`city ${cityId} does not exist`);
+  const countryCode = await countryOfCity(tx, cityId);
   const moved = await tx
     .update(listings)
-    .set({ cityId, countryCode: city.countryCode })
+    .set({ cityId, countryCode })
     .where(and(eq(listings.profileId, profileId), eq(listings.kind, 'home')))
     .returning({ id: listings.id });
   if (!moved.length) {
-    await tx
-      .insert(listings)
-      .values({ profileId, cityId, countryCode: city.countryCode, kind: 'home', bumpedAt: now, createdAt: now });
+    await tx.insert(listings).values({ profileId, cityId, countryCode, kind: 'home', bumpedAt: now, createdAt: now });
   }
   await refreshCountryPrimary(tx, now, [profileId]);
 }
@@ -188,14 +192,7 @@ export async function activeAdditionalIn(db: Db | Tx, profileId: number, cityId:
   const [row] = await db
     .select({ id: listings.id })
     .from(listings)
-    .where(
-      and(
-        eq(listings.profileId, profileId),
-        eq(listings.cityId, cityId),
-        eq(listings.kind, 'additional'),
-        gt(listings.expiresAt, now),
-      ),
-    );
+    .where(runningAdditional(profileId, cityId, now));
   return row ?? null;
 }
 
