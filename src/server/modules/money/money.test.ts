@@ -5,7 +5,16 @@ import crypto from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
-import { cartItems, ledgerEntries, listings, orders, payments } from '../../db/schema';
+import {
+  cartItems,
+  ledgerEntries,
+  ledgerTransactions,
+  listings,
+  orders,
+  payments,
+  sandboxCardTokens,
+} from '../../db/schema';
+import { atClock, hoursFromNow } from '../../test/clock';
 import { BERLIN, createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { positionOf, removeExpiredListings } from '../listings/listings.service';
@@ -242,6 +251,34 @@ describe('card payments through the sandbox acquirer', () => {
     // The same key with another amount is another request: refused.
     const other = await call(a.session, 'POST', '/api/payment/makePayment', { ...body, amount: 5000 });
     expect(other.json().errors.idempotency_key).toBeDefined();
+  });
+
+  it('dates the card token, order, payment and ledger lines by the app clock', async () => {
+    const a = await advertiser(0);
+    // Behind the database: a later test's bump at the real time still ranks above this one.
+    const at = hoursFromNow(-2);
+    const res = await atClock(t.ctx, at, async () => {
+      await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+      const card_token = await tokenize('4242 4242 4242 4242');
+      const [token] = await t.ctx.db.select().from(sandboxCardTokens).where(eq(sandboxCardTokens.id, card_token));
+      expect(token.createdAt).toEqual(at);
+      return call(a.session, 'POST', '/api/payment/makePayment', {
+        method: 'card',
+        idempotency_key: key(),
+        card_token,
+      });
+    });
+    expect(res.json().data.status).toBe('paid');
+    const [order] = await t.ctx.db.select().from(orders).where(eq(orders.userId, a.id));
+    const [payment] = await t.ctx.db.select().from(payments).where(eq(payments.userId, a.id));
+    expect([order.createdAt, order.paidAt, payment.createdAt, payment.settledAt]).toEqual([at, at, at, at]);
+    const lines = await t.ctx.db
+      .select({ at: ledgerEntries.createdAt, txAt: ledgerTransactions.createdAt })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(eq(ledgerTransactions.userId, a.id));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect([line.at, line.txAt]).toEqual([at, at]);
   });
 
   it('a declined card (4000 0000 0000 0002) is refused and changes nothing', async () => {

@@ -74,6 +74,7 @@ export async function tokenize(ctx: AppContext, card: CardInput) {
       expMonth: card.exp_month,
       expYear: year,
       behaviour,
+      createdAt: now,
     })
     .returning();
   return { id: row.id, card: { last4: row.last4, brand: row.brand, exp_month: row.expMonth, exp_year: row.expYear } };
