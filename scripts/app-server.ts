@@ -70,6 +70,7 @@ export interface AppServerOptions {
 export async function startApp(o: AppServerOptions = {}): Promise<AppServer> {
   const port = o.port ?? (await freePort());
   const file = o.output && o.output !== 'inherit' && o.output !== 'stderr' ? o.output : undefined;
+  if (file) fs.mkdirSync(path.dirname(file), { recursive: true });
   const out = file ? fs.openSync(file, 'w') : o.output === 'inherit' ? 'inherit' : 'ignore';
   const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/main.ts'], {
     cwd: root,

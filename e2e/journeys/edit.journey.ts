@@ -212,8 +212,12 @@ test('edit: rates, availability, links, likes and languages saved and shown on t
   await languages.getByRole('button', { name: 'Save' }).click();
   await languages.getByText('Saved.').waitFor();
 
-  // The owner's view of the profile shows them.
+  // The owner's view of the profile shows them. The ad is not complete, so the app's start sends her on to
+  // completion (spec section 1) once her user data is in; back from there, the same app shows the profile.
   await page.goto(`${baseUrl}/profile/${me.id}`);
+  await page.waitForURL(/\/edit\/\d+\?action=complete/);
+  await page.goBack();
+  await page.waitForURL(new RegExp(`/profile/${me.id}$`));
   await page.getByTestId('profile-rates').getByText('£150').waitFor();
   await page.getByTestId('profile-rates').getByText('£320').waitFor();
   await page.getByTestId('profile-availability').getByText(/02:00/).waitFor();
