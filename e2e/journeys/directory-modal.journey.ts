@@ -118,8 +118,11 @@ test('directory: profile modal over the list, swipes, video and gallery timing @
   console.log(
     `    modal timing: gallery started ${galleryAt.toFixed(0)} ms and video ${playAt.toFixed(0)} ms after the profile showed`,
   );
-  assert.ok(galleryAt >= 145 && galleryAt < 3000, `gallery starts after 150 ms (${galleryAt})`);
-  assert.ok(playAt >= 245 && playAt < 3000, `video starts after 250 ms (${playAt})`);
+  // The marks are taken in the page a little after the commit the timers count from (under load, up to a
+  // frame): a delay that is gone (0 ms) fails, a frame's slack does not.
+  assert.ok(galleryAt >= 120 && galleryAt < 3000, `gallery starts after 150 ms (${galleryAt})`);
+  assert.ok(playAt >= 220 && playAt < 3000, `video starts after 250 ms (${playAt})`);
+  assert.ok(playAt > galleryAt, `the video starts after the gallery (${playAt} > ${galleryAt})`);
   await expect(page.getByTestId('profile-video')).toHaveAttribute('src', '/media/e2e-video.mp4');
 
   // Swipe right: the next profile of the list (+), same history entry, address follows.
