@@ -7,7 +7,6 @@ import crypto from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -23,6 +22,7 @@ import { apiDocsRoute, registerApiDocs } from './plugins/api-docs';
 import { applyHttpLimits, HTTP_LIMITS, serverOptions, type HttpLimits } from './plugins/http-limits';
 import { recordRoutes } from './plugins/route-table';
 import { sameOriginPlugin } from './plugins/same-origin';
+import { securityHeaders } from './plugins/security-headers';
 import { sessionPlugin } from './plugins/session';
 import { accountRoutes } from './modules/account/account.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
@@ -112,25 +112,27 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(cookie);
-  await app.register(helmet, {
-    // No inline style or script and no foreign script host (issue 8, item 11; docs/decisions/0805): the
-    // <style> elements a library writes at run time (the dialogs' scroll lock) carry the page's nonce,
-    // which the page names in <meta name="csp-nonce">; the Tumblr count comes through our own API.
-    enableCSPNonces: true,
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        styleSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
+  // No inline style or script and no foreign script host (issue 8, item 11; docs/decisions/0805): the
+  // <style> elements a library writes at run time (the dialogs' scroll lock) carry the page's nonce,
+  // which the page names in <meta name="csp-nonce">; the Tumblr count comes through our own API. The
+  // headers are computed once; /api answers get a static CSP of their own (docs/decisions/0721).
+  securityHeaders(app, {
+    helmet: {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          mediaSrc: ["'self'", 'blob:'],
+          styleSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: null,
+        },
       },
+      crossOriginEmbedderPolicy: false,
+      hsts: ctx.env.NODE_ENV === 'production',
     },
-    crossOriginEmbedderPolicy: false,
-    hsts: ctx.env.NODE_ENV === 'production',
   });
   // Limits are set per route (login, PIN...); in-process by default, Redis when REDIS_URL is set.
   await app.register(rateLimit, {
