@@ -119,6 +119,15 @@ describe('pages search engines read', () => {
     const dir = await app.inject({ method: 'GET', url: '/sitemap-directory.xml' });
     expect(dir.body).toContain('<loc>https://example.test/escorts/germany/berlin</loc>');
     expect((await app.inject({ method: 'GET', url: '/sitemap-profiles-9.xml' })).statusCode).toBe(404);
+    // The declared answers document; they do not serialise: the text goes out as it is, under its type.
+    expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(robots.body.startsWith('User-agent')).toBe(true);
+    for (const res of [index, profiles, dir]) {
+      expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
+      expect(res.body.startsWith('<?xml')).toBe(true);
+    }
+    const past = await app.inject({ method: 'GET', url: '/sitemap-profiles-9.xml' });
+    expect(past.json()).toMatchObject({ message: expect.stringMatching(/not found/i) });
   });
 });
 
