@@ -2,6 +2,7 @@
 // the money module's admin calls (each through its ledger service, each in the audit log).
 import { useMemo, useState } from 'react';
 import { z } from 'zod';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { AdjustBalanceBody, RecordBankTransferBody, UpdateProductBody, type Product } from '#shared/schemas/money.ts';
 import { CheckboxField, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
@@ -19,6 +20,20 @@ const amountOf = (currency: string) => (v: unknown) => {
   const minor = parseMajorInput(negative ? text.slice(1) : text, currency);
   return minor === null ? Number.NaN : negative ? -minor : minor;
 };
+
+/** What a recorded transfer or an adjustment says: done (or already done, by its idempotency key) and the balance. */
+function ledgerNotice(
+  t: TFunction<'admin'>,
+  result: { duplicate: boolean; user_id: number; balance: number },
+  doneKey: 'money.credited' | 'money.adjusted',
+  currency: string,
+  language: string,
+) {
+  return t(result.duplicate ? 'money.duplicate' : doneKey, {
+    user: result.user_id,
+    balance: formatMinor(result.balance, currency, language),
+  });
+}
 
 export function MoneyPage() {
   const { t } = useTranslation('admin');
@@ -104,12 +119,7 @@ function BankForm({ currency }: { currency: string }) {
         className="admin-stack-form"
         onSubmit={async (body) => {
           const result = await record.mutateAsync(body);
-          setDone(
-            t(result.duplicate ? 'money.duplicate' : 'money.credited', {
-              user: result.user_id,
-              balance: formatMinor(result.balance, currency, i18n.language),
-            }),
-          );
+          setDone(ledgerNotice(t, result, 'money.credited', currency, i18n.language));
           form.reset();
         }}
       >
@@ -152,12 +162,7 @@ function AdjustForm({ currency }: { currency: string }) {
         className="admin-stack-form"
         onSubmit={async (body) => {
           const result = await adjust.mutateAsync(body);
-          setDone(
-            t(result.duplicate ? 'money.duplicate' : 'money.adjusted', {
-              user: result.user_id,
-              balance: formatMinor(result.balance, currency, i18n.language),
-            }),
-          );
+          setDone(ledgerNotice(t, result, 'money.adjusted', currency, i18n.language));
           form.reset(blank());
         }}
       >
