@@ -16,6 +16,7 @@ import zlib from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { build, type Plugin } from 'vite';
+import { measuredPages } from './pages';
 
 const { values } = parseArgs({
   options: {
@@ -100,27 +101,7 @@ const chunkBrotli = (file: string) => {
 
 const server = values.base ? null : await startServer();
 const base = values.base ?? server!.base;
-const countries = (await (await fetch(`${base}/api/directory/countries`)).json()) as {
-  data: Array<{ slug: string; count: number }>;
-};
-const country = [...countries.data].sort((a, b) => b.count - a.count)[0].slug;
-const post = async <T>(url: string, body: unknown) =>
-  (await (
-    await fetch(`${base}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-  ).json()) as T;
-const nav = await post<{ places: Array<{ slug: string }> }>('/api/directory/getNavigation', { country });
-const list = await post<{ data: Array<{ id: number }> }>('/api/directory/getDirectory', { country });
-const pages: Array<[string, string]> = [
-  ['home', '/'],
-  ['country', `/escorts/${country}`],
-  ['city', `/escorts/${country}/${nav.places[0].slug}`],
-  ['profile', `/profile/${list.data[0].id}`],
-  ['search', '/search?q=london'],
-];
+const pages = await measuredPages(base);
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 const top = Number(values.top);

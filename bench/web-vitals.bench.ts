@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { startApp } from '../scripts/app-server';
+import { measuredPages } from './pages';
 
 const { values } = parseArgs({ options: { base: { type: 'string' }, runs: { type: 'string', default: '3' } } });
 const runs = Number(values.runs);
@@ -89,31 +90,7 @@ const server = values.base
       healthTimeoutMs: 120_000,
     });
 const base = values.base ?? server!.baseUrl;
-const countries = (await (await fetch(`${base}/api/directory/countries`)).json()) as {
-  data: Array<{ slug: string; count: number }>;
-};
-const country = [...countries.data].sort((a, b) => b.count - a.count)[0].slug;
-const nav = (await (
-  await fetch(`${base}/api/directory/getNavigation`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ country }),
-  })
-).json()) as { places: Array<{ slug: string }> };
-const list = (await (
-  await fetch(`${base}/api/directory/getDirectory`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ country }),
-  })
-).json()) as { data: Array<{ id: number }> };
-const pages: Array<[string, string]> = [
-  ['home', '/'],
-  ['country', `/escorts/${country}`],
-  ['city', `/escorts/${country}/${nav.places[0].slug}`],
-  ['profile', `/profile/${list.data[0].id}`],
-  ['search', '/search?q=london'],
-];
+const pages = await measuredPages(base);
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
