@@ -20,6 +20,9 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startApp } from '../scripts/app-server';
+import { FreshRead } from '../src/server/lib/fresh-read';
+import { goalsSummary, type Measured } from './goals';
+import { writeReadmeBlock } from './readme';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -87,6 +90,13 @@ async function prepare(backend: string): Promise<Record<string, string>> {
   return env;
 }
 
+/** The app's own version read (src/server/modules/directory/directory.version.ts), the same statement text. */
+const versionQuery = () => `select concat_ws('.', db_token, v,
+    (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next
+  from directory_version,
+    (select (extract(epoch from min(expires_at)) * 1000)::bigint as next from listings
+     where expires_at > '${new Date().toISOString()}'::timestamptz) n`;
+
 interface Case {
   name: string;
   path: string;
@@ -94,14 +104,24 @@ interface Case {
   body?: string;
 }
 
-/** The same bytes from memory through node:http: the ceiling of this machine for this response. */
-function memoryServer(responses: Map<string, Buffer>): Promise<http.Server> {
+/**
+ * The same bytes from memory through node:http: the ceiling of this machine for this response. With
+ * `fresh`, each request first waits for a read of the directory version under the app's own freshness
+ * rule (FreshRead, decision 0700: a read started after the request arrived; one read serves every request
+ * that arrived meanwhile): the ceiling of any PostgreSQL design that never serves an answer older than
+ * the request, with nothing else of the app around it.
+ */
+function memoryServer(responses: Map<string, Buffer>, fresh?: () => Promise<unknown>): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const body = responses.get(req.url ?? '') ?? Buffer.from('{}');
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-      res.end(body);
+      const send = () => {
+        const body = responses.get(req.url ?? '') ?? Buffer.from('{}');
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+        res.end(body);
+      };
+      if (fresh) void fresh().then(send);
+      else send();
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -125,6 +145,7 @@ async function load(url: string, c: Case, connections: number, duration = DURATI
 }
 
 const rows: string[][] = [];
+const measured: Measured[] = [];
 const health: string[] = [];
 const loadBefore = os.loadavg();
 const backends = args.backends!.split(',').filter(Boolean);
@@ -205,6 +226,9 @@ for (const [i, backend] of backends.entries()) {
     // connections, so the first measured case does not pay for the start (it did: 151 req/s against 396
     // for the next one).
     for (const c of cases) await load(base, c, Math.max(...CONNECTIONS), WARM_UP);
+    // PostgreSQL: the freshness rule's own ceiling (see memoryServer), on a pool as large as the app's.
+    const pool = backend === 'postgres' ? new pg.Pool({ connectionString: pgUrl(), max: 10 }) : null;
+    const versionRead = pool ? new FreshRead(() => pool.query(versionQuery()).catch(() => null)) : null;
     for (const connections of CONNECTIONS) {
       for (const [n, c] of cases.entries()) {
         // Once per backend, at the most connections: /api/health next to the directory's load.
@@ -213,8 +237,10 @@ for (const [i, backend] of backends.entries()) {
           ? load(base, { name: 'health', path: '/api/health', method: 'GET' }, 1)
           : undefined;
         const app = await load(base, c, connections);
+        let healthP99: number | undefined;
         if (healthRun) {
           const h = await healthRun;
+          healthP99 = h.p99;
           health.push(
             `${backend}: /api/health p50 ${h.p50} ms, p99 ${h.p99} ms, ${h.rps} req/s (1 connection) while ${c.name} ran at ${connections} connections`,
           );
@@ -224,7 +250,24 @@ for (const [i, backend] of backends.entries()) {
         const memPort = (mem.address() as { port: number }).port;
         const raw = await load(`http://127.0.0.1:${memPort}`, c, connections);
         mem.close();
+        let fresh: Awaited<ReturnType<typeof load>> | null = null;
+        if (versionRead) {
+          const ref = await memoryServer(new Map([[c.path, responses.get(c.name)!]]), () => versionRead.get());
+          fresh = await load(`http://127.0.0.1:${(ref.address() as { port: number }).port}`, c, connections);
+          ref.close();
+        }
         const bytes = responses.get(c.name)!.length;
+        measured.push({
+          backend,
+          kind: n === 0 ? 'page1' : n === 1 ? 'page20' : 'other',
+          name: c.name,
+          connections,
+          rps: app.rps,
+          p99: app.p99,
+          nodeRps: raw.rps,
+          freshRps: fresh?.rps,
+          healthP99,
+        });
         rows.push([
           backend,
           c.name,
@@ -236,11 +279,13 @@ for (const [i, backend] of backends.entries()) {
           `${raw.rps}`,
           `${raw.p99}`,
           `${Math.round((100 * app.rps) / Math.max(raw.rps, 1))} %`,
+          fresh ? `${fresh.rps} (${Math.round((100 * fresh.rps) / Math.max(raw.rps, 1))} %)` : '',
           String(app.errors),
         ]);
         console.log(rows.at(-1)!.join(' | '));
       }
     }
+    await pool?.end();
   } finally {
     await server.stop();
   }
@@ -257,6 +302,7 @@ const header = [
   'node:http req/s',
   'node p99 ms',
   'app / node',
+  'node:http + fresh read req/s',
   'errors',
 ];
 const loadAfter = os.loadavg();
@@ -277,17 +323,9 @@ const block = [
   table,
   '',
   ...health.map((h) => `- ${h}`),
+  '',
+  goalsSummary(measured),
   END,
 ].join('\n');
 console.log(`\n${block}`);
-if (!args['keep-readme']) {
-  const readme = path.join(root, 'bench/README.md');
-  const text = fs.readFileSync(readme, 'utf8');
-  const at = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  fs.writeFileSync(
-    readme,
-    at >= 0 && end > at ? text.slice(0, at) + block + text.slice(end + END.length) : `${text.trimEnd()}\n\n${block}\n`,
-  );
-  console.log('Written to bench/README.md.');
-}
+if (!args['keep-readme']) await writeReadmeBlock(BEGIN, END, block);
