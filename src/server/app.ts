@@ -22,7 +22,7 @@ import { apiDocsRoute, registerApiDocs } from './plugins/api-docs';
 import { applyHttpLimits, HTTP_LIMITS, serverOptions, type HttpLimits } from './plugins/http-limits';
 import { recordRoutes } from './plugins/route-table';
 import { sameOriginPlugin } from './plugins/same-origin';
-import { securityHeaders } from './plugins/security-headers';
+import { assetRoutes, isAssetRequest, securityHeaders } from './plugins/security-headers';
 import { sessionPlugin } from './plugins/session';
 import { accountRoutes } from './modules/account/account.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
@@ -142,6 +142,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 10 } });
   app.addHook('onSend', async (request, reply) => {
+    // A built script or a picture is not a document: it carries no policy for documents (0712).
+    if (isAssetRequest(request)) return;
     // Features no page of the site uses are off; geolocation is for "nearby" on our own pages only.
     void reply.header('permissions-policy', PERMISSIONS_POLICY);
     // An answer for a signed-in account (email, mobile, balance...) or one that starts a session is
@@ -188,13 +190,16 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   const mediaRoot = path.join(ctx.env.dataDir, 'media', 'public');
   fs.mkdirSync(mediaRoot, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: mediaRoot,
-    prefix: '/media/',
-    decorateReply: false,
-    maxAge: '30d',
-    immutable: true,
-  });
+  // Pictures and videos are subresources: the small header set of assetRoutes (docs/decisions/0712).
+  await app.register(
+    assetRoutes(fastifyStatic, {
+      root: mediaRoot,
+      prefix: '/media/',
+      decorateReply: false,
+      maxAge: '30d',
+      immutable: true,
+    }),
+  );
 
   await app.register(seoRoutes, { ctx });
 
@@ -207,19 +212,23 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
   const indexFile = path.join(clientDir, 'index.html');
   if (!fs.existsSync(indexFile)) throw new Error(`The SPA is not built (${indexFile} missing): run npm run build.`);
   const indexHtml = fs.readFileSync(indexFile, 'utf8');
-  await app.register(fastifyStatic, {
-    root: clientDir,
-    prefix: '/',
-    wildcard: false,
-    index: false,
-    preCompressed: true,
-    decorateReply: false,
-    setHeaders(res, file) {
-      // Section chunks carry a content hash and the ?v= build id: cache them for good.
-      if (file.includes(`${path.sep}dyn${path.sep}`))
-        res.header('cache-control', 'public, max-age=31536000, immutable');
-    },
-  });
+  // The build's files (scripts, styles) answer with the small header set of a subresource (0712);
+  // index.html, the one document among them, keeps the page set.
+  await app.register(
+    assetRoutes(fastifyStatic, {
+      root: clientDir,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      decorateReply: false,
+      setHeaders(res, file) {
+        // Section chunks carry a content hash and the ?v= build id: cache them for good.
+        if (file.includes(`${path.sep}dyn${path.sep}`))
+          res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    }),
+  );
   const notPage = (url: string) => url.startsWith('/api/') || url.startsWith('/media/') || url.startsWith('/dyn/');
   app.setNotFoundHandler(async (request, reply) => {
     const moved = legacyRedirect(request.url);
@@ -261,12 +270,7 @@ async function registerClient(app: FastifyInstance, ctx: AppContext, clientDir: 
   }
 
   function usePageNonce(reply: FastifyReply, nonce: string) {
-    // Helmet wrote the header with this request's random nonces: the page's own takes their place.
-    const csp = reply.raw.getHeader('content-security-policy');
-    if (typeof csp === 'string') {
-      const { script, style } = reply.cspNonce;
-      reply.raw.setHeader('content-security-policy', csp.replaceAll(script, nonce).replaceAll(style, nonce));
-    }
+    // The page's own nonce is the answer's: the CSP is written with it as the page is sent (0712).
     reply.cspNonce = { script: nonce, style: nonce };
   }
 
