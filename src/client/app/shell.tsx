@@ -4,7 +4,6 @@ import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BODY_ID_SUFFIX } from '#shared/routes.ts';
-import { AdminModalHost } from '#client/features/admin/admin-modal-host.tsx';
 import { AdultNotice } from '#client/components/adult-notice.tsx';
 import { DialogHost } from './dialog-host';
 import { Footer } from '#client/components/footer.tsx';
@@ -14,12 +13,12 @@ import { LoadingOverlay, Spinner } from '#client/components/spinner.tsx';
 import { TopBar } from './top-bar';
 import { needsCompletion } from '#shared/rules/completion.ts';
 import { useCurrentUser, useOnlinePing } from '#client/lib/app-data.ts';
-import { EmailBanner } from '#client/features/auth/email-banner.tsx';
 import { useTitleOverride } from '#client/lib/document-title.ts';
 import { applyUserLanguage } from '#client/lib/i18n.ts';
 import { readLastCountry } from '#client/lib/last-country.ts';
 import { useCurrentRoute } from './route-meta';
 import { ScrollRestoration } from './scroll-restoration';
+import { useSignedInParts } from './signed-in-parts';
 
 export function Shell() {
   const { t, i18n } = useTranslation();
@@ -29,6 +28,10 @@ export function Shell() {
   const titleOverride = useTitleOverride();
   const { data: user } = useCurrentUser();
   useOnlinePing(user?.user_id);
+  // The admin's and the unconfirmed account's parts load only for them (0712); the bar changes to the
+  // signed-in one when they are there, in one go.
+  const { parts, ready } = useSignedInParts(user);
+  const barUser = ready ? (user ?? null) : null;
 
   useEffect(() => {
     document.body.id = `${meta?.name ?? 'redirect'}${BODY_ID_SUFFIX}`;
@@ -62,9 +65,14 @@ export function Shell() {
         {t('skipToContent')}
       </a>
       <AdultNotice />
-      <TopBar width={nav} user={user ?? null} country={country} />
+      <TopBar
+        width={nav}
+        user={barUser}
+        country={country}
+        adminSearch={parts.admin && barUser?.role === 'admin' ? <parts.admin.AdminSearchBox /> : null}
+      />
       {/* Not on the verification screens themselves: they say where the user stands. */}
-      <EmailBanner user={user} hidden={meta?.name === 'verify'} />
+      {parts.banner && ready && <parts.banner.EmailBanner user={user} hidden={meta?.name === 'verify'} />}
       <main id="main" className={`main main--${nav}`} tabIndex={-1}>
         <SectionErrorBoundary resetKey={location.pathname}>
           <Suspense fallback={<Spinner />}>
@@ -75,7 +83,7 @@ export function Shell() {
       <Footer />
       <LoadingOverlay />
       <ProfileModalHost />
-      <AdminModalHost />
+      {parts.admin && <parts.admin.AdminModalHost />}
       <DialogHost />
       <ScrollRestoration />
     </>

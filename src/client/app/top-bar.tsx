@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { NARROW_BREAKPOINT } from '#shared/constants.ts';
 import type { RouteMeta } from '#shared/routes.ts';
 import type { CurrentUser } from '#client/lib/app-data.ts';
-import { AdminSearchBox } from '#client/components/admin-search-box.tsx';
 import { LanguageSwitcher } from '#client/components/language-switcher.tsx';
 import { NavMenu } from './nav-menu';
 import { SearchBox } from '#client/components/search-box.tsx';
@@ -15,10 +14,13 @@ export function TopBar({
   width,
   user,
   country,
+  adminSearch,
 }: {
   width: RouteMeta['nav'];
   user: CurrentUser | null;
   country: string | null;
+  /** An admin's search box (spec section 2), loaded for admins only (signed-in-parts.ts). */
+  adminSearch?: ReactNode;
 }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -55,7 +57,7 @@ export function TopBar({
             }}
           />
           {/* Spec section 2: admins also get the admin search box (no minimum length). */}
-          {user?.role === 'admin' && <AdminSearchBox />}
+          {adminSearch}
           <LanguageSwitcher user={user} />
           <NavMenu user={user} country={country} />
         </div>
