@@ -4,7 +4,7 @@
 import type { ComponentType } from 'react';
 import { matchRoutes } from 'react-router';
 import { ROUTES, type Section } from '#shared/routes.ts';
-import { i18n, initI18n } from '#client/lib/i18n.ts';
+import { i18n, initI18n, preloadCatalogues } from '#client/lib/i18n.ts';
 import { lazyWithRetry, type PreloadableLazy } from '#client/lib/lazy-with-retry.ts';
 import { routerPath, type SectionProps } from '#client/lib/route-paths.ts';
 
@@ -14,6 +14,8 @@ function section<P extends object>(
   load: () => Promise<ComponentType<P>>,
 ): PreloadableLazy<P> {
   return lazyWithRetry(name, async () => {
+    // The catalogues download beside the code and the common texts, not after them (0712).
+    preloadCatalogues(namespaces);
     const [component] = await Promise.all([load(), initI18n().then(() => i18n.loadNamespaces(namespaces))]);
     return component;
   });
