@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ChangeEmailBody, ChangeMobileBody, ChangePasswordBody, ChangeUsernameBody } from '#shared/schemas/account.ts';
 import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { useChangeEmail, useChangeMobile, useChangePassword, useChangeUsername, type AccountView } from './api';
-import { NewPasswordField, UsernameField, useResendVerification } from '#client/features/auth/index.ts';
+import { EmailField, NewPasswordField, UsernameField, useResendVerification } from '#client/features/auth/index.ts';
 import { CurrentPasswordField } from './current-password-field';
 import { Current, SettingsCard, StatusBadge } from './settings-card';
 
@@ -47,7 +47,7 @@ export function EmailCard({ account, isSelf, asAdmin }: { account: AccountView; 
         <p className="settings-card__note">{t('email.pending', { email: account.pending_email })}</p>
       )}
       <Form form={form} className="form" onSubmit={sendThenEmpty(form, change.mutateAsync)}>
-        <TextField form={form} name="email" type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />
+        <EmailField form={form} name="email" />
         <CurrentPasswordField form={form} name="current_password" asAdmin={asAdmin} />
         <SubmitButton form={form}>{t('email.submit')}</SubmitButton>
       </Form>

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ForgotPasswordBody } from '#shared/schemas/auth.ts';
-import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { Form, SubmitButton, useSchemaForm } from '#client/components/form/index.ts';
 import { useForgotPassword } from './api';
 import { AuthCard, AuthStatus } from './auth-layout';
+import { EmailField } from './account-fields';
 /** /forgot-password. The server answers the same whether or not the address has an account. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
@@ -30,7 +31,7 @@ export function ForgotPasswordPage() {
           setSentTo(body.email);
         }}
       >
-        <TextField form={form} name="email" type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />
+        <EmailField form={form} name="email" />
         <SubmitButton form={form}>{sentTo ? t('forgot.again') : t('forgot.submit')}</SubmitButton>
         <p className="form__alt">
           <Link to="/login">{t('forgot.back')}</Link>

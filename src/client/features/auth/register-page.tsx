@@ -7,7 +7,7 @@ import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialo
 import { CheckboxField, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { useRegister } from './api';
 import { AuthCard } from './auth-layout';
-import { NewPasswordField, UsernameField } from './account-fields';
+import { EmailField, NewPasswordField, UsernameField } from './account-fields';
 /** The latest birth date that is 18 today, for the date picker's max. */
 function latestBirthDate(today = new Date()): string {
   const y = today.getFullYear() - MIN_AGE;
@@ -47,7 +47,7 @@ export function RegisterPage() {
           await navigate(session.path, { replace: true });
         }}
       >
-        <TextField form={form} name="email" type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />
+        <EmailField form={form} name="email" />
         <UsernameField form={form} name="username" hint={(lengths) => t('register.usernameHint', lengths)} />
         <NewPasswordField form={form} name="password" hint={(rule) => t('register.passwordHint', rule)} />
         <TextField

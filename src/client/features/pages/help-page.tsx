@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { HELP_FAQ, HELP_MESSAGE_MAX, HelpContactBody } from '#shared/schemas/help.ts';
 import { Field, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { EmailField } from '#client/features/auth/index.ts';
 import { useSendHelp } from './api';
 import './pages.css';
 
@@ -63,7 +64,7 @@ function ContactForm() {
         }}
       >
         <TextField form={form} name="name" autoComplete="name" />
-        <TextField form={form} name="email" type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />
+        <EmailField form={form} name="email" />
         <TextField form={form} name="subject" />
         <Field form={form} name="message">
           {(control) => <textarea className="field__input" rows={6} maxLength={HELP_MESSAGE_MAX} {...control} />}
