@@ -2,13 +2,22 @@
 // approved and one declined with a reason (each advertiser sees the green check with its date, or the
 // reason), a video approved (then on the public profile), a profile flagged (gone from its directory
 // page and from search), a user warned (every media file gone from disk and from the profile), a report
-// resolved, and each of these actions found in the audit log.
+// resolved, and each of these actions found in the audit log. From a public profile (its page and the
+// profile modal) an admin opens the admin modal of that profile; visitors and advertisers get no such
+// control, and the profile lies where it lies for them (decision 0506).
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { jpegWithGps, videoWithLocation } from '../../src/server/test/media-files';
 import { DESKTOP, expect, PHONE, test } from '../harness';
 import { call, newAdvertiser, publicFilesOf, signInAsAdmin, upload } from './admin-helpers';
-import { busiestCountry, openList, type ListItem } from './directory-helpers';
+import {
+  acceptedNotice,
+  appTookOver,
+  busiestCountry,
+  openList,
+  waitForModalProfile,
+  type ListItem,
+} from './directory-helpers';
 
 /** The audit log filtered to one user: the labels of its entries, newest first. */
 async function auditLabels(page: Page, baseUrl: string, userId: number): Promise<string[]> {
@@ -16,6 +25,70 @@ async function auditLabels(page: Page, baseUrl: string, userId: number): Promise
   const list = page.getByTestId('audit-entries');
   await list.waitFor();
   return list.locator('article header strong').allTextContents();
+}
+
+interface Box {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+/** Where the profile page's parts lie (page coordinates), the admin's control included when there is one. */
+async function profilePageLayout(page: Page) {
+  return page.evaluate(() => {
+    const box = (selector: string): Box | null => {
+      const r = document.querySelector(selector)?.getBoundingClientRect();
+      return r ? { top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, right: r.right } : null;
+    };
+    return {
+      back: box('.profile-page .back-button'),
+      article: box('.profile-page [data-testid="profile"]'),
+      name: box('.profile-page [data-testid="profile-name"] h1'),
+      control: box('[data-testid="admin-profile-control"]'),
+    };
+  });
+}
+
+/**
+ * The profile page and the profile modal (opened from its card) as someone who is no admin sees them:
+ * no admin control, and none of its code fetched, also after the user data has come (~500 ms).
+ */
+async function noAdminControl(page: Page, baseUrl: string, listPath: string, index: number, who: string) {
+  const items = await openList(page, baseUrl, listPath);
+  const target = items[index];
+  const chunks: string[] = [];
+  page.on('request', (r) => chunks.push(r.url()));
+  await page.goto(`${baseUrl}/profile/${target.id}`);
+  await appTookOver(page);
+  await page.getByTestId('profile-name').waitFor();
+  await page.waitForTimeout(1500);
+  assert.equal(await page.getByTestId('admin-profile-control').count(), 0, `${who}: no admin control on the page`);
+  const layout = await profilePageLayout(page);
+  await openList(page, baseUrl, listPath);
+  await openCard(page, target.id);
+  await waitForModalProfile(page, target.id);
+  await page.waitForTimeout(1000);
+  assert.equal(await page.getByTestId('admin-profile-control').count(), 0, `${who}: no admin control in the modal`);
+  const header = await page.locator('.profile-modal__header').boundingBox();
+  assert.deepEqual(
+    chunks.filter((url) => /admin/.test(new URL(url).pathname)),
+    [],
+    `${who}: no admin code or call (requests: ${chunks.filter((u) => u.includes('/dyn/')).join(', ')})`,
+  );
+  return { target, layout, header };
+}
+
+/** Opens the profile modal from the list on screen: the card of that profile (new ads move the others). */
+async function openCard(page: Page, id: number) {
+  await page.locator(`[data-testid="profile-card"][data-id="${id}"] a`).first().click();
+}
+
+async function visitorPage(browser: Browser, viewport: { width: number; height: number }) {
+  const context = await browser.newContext({ viewport, locale: 'en-GB' });
+  const page = await context.newPage();
+  await acceptedNotice(page);
+  return { context, page };
 }
 
 for (const viewport of [DESKTOP, PHONE]) {
@@ -245,6 +318,79 @@ for (const viewport of [DESKTOP, PHONE]) {
       await page.getByTestId('tile-open_reports').waitFor();
       await shot('8-overview');
       await warned.context.close();
+    });
+
+    test(`admin: a public profile opens the admin modal, for an admin only @${viewport.width}x${viewport.height}`, async ({
+      page,
+      baseUrl,
+      shot,
+    }) => {
+      const browser = page.context().browser()!;
+      const country = await busiestCountry(page, baseUrl);
+      const listPath = `/escorts/${country.slug}`;
+      const index = viewport === DESKTOP ? 4 : 5;
+
+      // A visitor and an advertiser: no control, no admin code, wherever they meet the profile.
+      const visitor = await visitorPage(browser, viewport);
+      const seen = await noAdminControl(visitor.page, baseUrl, listPath, index, 'visitor');
+      await visitor.context.close();
+      // (Complete: an incomplete ad sends its owner to the completion screen at the app's start.)
+      const advertiser = await newAdvertiser(browser, baseUrl, 'noadmin', {
+        complete: true,
+        avatar: await jpegWithGps({ seed: viewport.width + 21 }),
+        viewport,
+      });
+      await noAdminControl(advertiser.page, baseUrl, listPath, index, 'advertiser');
+      await advertiser.context.close();
+      const { target } = seen;
+
+      // The admin on the profile page: the control, once the user data has come, on the back
+      // button's line; the profile lies exactly where the visitor's does.
+      await signInAsAdmin(page, baseUrl);
+      await page.goto(`${baseUrl}/profile/${target.id}`);
+      await appTookOver(page);
+      const control = page.getByTestId('admin-profile-control');
+      await control.waitFor();
+      await expect(control).toHaveAccessibleName('Admin');
+      await expect(control).toHaveAttribute('title', 'Open the admin modal for this profile: verify, flag, warn');
+      const layout = await profilePageLayout(page);
+      assert.deepEqual(layout.name, seen.layout.name, 'the name stays where a visitor sees it');
+      // (Its bottom may differ: an admin may edit any profile, so its sections carry edit links.)
+      assert.equal(layout.article?.top, seen.layout.article?.top, 'the profile starts where a visitor sees it');
+      assert.ok(layout.control && layout.back && layout.article, JSON.stringify(layout));
+      assert.ok(
+        Math.abs(layout.control.top - layout.back.top) <= 1,
+        `on the back button's line: ${JSON.stringify(layout)}`,
+      );
+      assert.ok(layout.control.bottom <= layout.article.top, `above the profile: ${JSON.stringify(layout)}`);
+      assert.ok(layout.control.left >= layout.back.right, `beside the back button: ${JSON.stringify(layout)}`);
+      await shot('9-profile-page-admin-control');
+      await control.click();
+      const modal = page.getByTestId('admin-modal');
+      await modal.getByRole('heading', { name: `Admin - ${target.name}` }).waitFor();
+      await modal.getByText(`#${target.id}`).waitFor();
+      await shot('10-admin-modal-from-profile-page');
+      await modal.locator('.admin-modal__actions').getByRole('button', { name: 'Close' }).click();
+      await modal.waitFor({ state: 'detached' });
+
+      // From the list: the profile modal carries it in its header, which keeps its height; the admin
+      // modal opens over the profile modal and, closed, leaves it open.
+      await openList(page, baseUrl, listPath);
+      await openCard(page, target.id);
+      await waitForModalProfile(page, target.id);
+      const inModal = page.getByTestId('profile-modal').getByTestId('admin-profile-control');
+      await inModal.waitFor();
+      const header = await page.locator('.profile-modal__header').boundingBox();
+      assert.equal(header?.height, seen.header?.height, 'the header keeps the height a visitor sees');
+      await shot('11-profile-modal-admin-control');
+      await inModal.click();
+      await modal.getByRole('heading', { name: `Admin - ${target.name}` }).waitFor();
+      await shot('12-admin-modal-over-profile-modal');
+      await page.keyboard.press('Escape');
+      await modal.waitFor({ state: 'detached' });
+      await waitForModalProfile(page, target.id);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('profile-modal').waitFor({ state: 'detached' });
     });
   });
 }

@@ -8,7 +8,7 @@
 // destroys the other.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type TouchEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { GALLERY_START_DELAY_MS, MODAL_Z_INDEX, VIDEO_AUTOPLAY_DELAY_MS } from '#shared/constants.ts';
@@ -17,6 +17,7 @@ import type { Profile } from '#shared/schemas/directory.ts';
 import { directoryKeys, fetchProfile } from './api';
 import { closeProfile, neighbourOf, openProfile, profileModalStore, useProfileModal } from './profile-modal-store';
 import { ApiError } from '#client/lib/api.ts';
+import { useCurrentUser } from '#client/lib/app-data.ts';
 import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { ProfileDetails } from './profile-details';
 import { InlineSpinner } from '#client/components/spinner.tsx';
@@ -27,6 +28,11 @@ import { swipeDirection } from '#client/lib/swipe.ts';
 export const MODAL_HISTORY_KEY = 'profileModal';
 const SWIPE_MIN_PX = 60;
 const PROFILE_BODY_ID = `profile${BODY_ID_SUFFIX}`;
+
+// For admins only (decision 0506): its code loads once the client knows the user is one.
+const AdminProfileControl = lazy(() =>
+  import('./admin-profile-control').then((m) => ({ default: m.AdminProfileControl })),
+);
 
 type HistoryState = Record<string, unknown> | null;
 const historyState = () => window.history.state as HistoryState;
@@ -43,6 +49,7 @@ export function ProfileModal() {
   const open = id !== null;
   const queryClient = useQueryClient();
   const location = useLocation();
+  const isAdmin = useCurrentUser().data?.role === 'admin';
   const [shown, setShown] = useState<Shown | null>(null);
   const [galleryReady, setGalleryReady] = useState(false);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -232,6 +239,13 @@ export function ProfileModal() {
         >
           <div className="dialog__header profile-modal__header">
             <Dialog.Title className="dialog__title profile-modal__title">{title}</Dialog.Title>
+            {/* The id is known before the profile arrives, and a profile gone from the directory may
+                be exactly the one an admin wants to look at. */}
+            {isAdmin && id !== null && (
+              <Suspense fallback={null}>
+                <AdminProfileControl userId={id} placement="modal" />
+              </Suspense>
+            )}
             {context && (
               <div className="profile-modal__nav">
                 <button
