@@ -334,12 +334,14 @@ for (const viewport of [DESKTOP, PHONE]) {
       const visitor = await visitorPage(browser, viewport);
       const seen = await noAdminControl(visitor.page, baseUrl, listPath, index, 'visitor');
       await visitor.context.close();
-      // (Complete: an incomplete ad sends its owner to the completion screen at the app's start.)
+      // Complete (an incomplete ad sends its owner to the completion screen at the app's start), then
+      // hidden: a new listing tops the lists, and the directory journeys count on the seed's order there.
       const advertiser = await newAdvertiser(browser, baseUrl, 'noadmin', {
         complete: true,
         avatar: await jpegWithGps({ seed: viewport.width + 21 }),
         viewport,
       });
+      await call(advertiser.page, `/edit/setAttribute/${advertiser.id}`, { attribute: 'ad_status', value: 'hidden' });
       await noAdminControl(advertiser.page, baseUrl, listPath, index, 'advertiser');
       await advertiser.context.close();
       const { target } = seen;
