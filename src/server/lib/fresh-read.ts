@@ -73,3 +73,51 @@ export class FreshReads<K, T> {
     return p;
   }
 }
+
+/**
+ * FreshRead of a shared value together with whatever its callers name (docs/decisions/0722): one read
+ * serves every caller that arrived while the previous one ran, and reads the keys they named in the
+ * same round trip (a profile's live figures with the directory version). A caller joins a read only if
+ * it starts after the call, as with FreshRead; a read is given the keys of every caller it serves,
+ * fixed when it starts.
+ */
+export class FreshBatch<K, T> {
+  private inflight?: Promise<T>;
+  private queued?: { keys: Set<K>; promise: Promise<T> };
+
+  constructor(private readonly read: (keys: ReadonlySet<K>) => Promise<T>) {}
+
+  get(key?: K): Promise<T> {
+    if (!this.inflight) return this.start(key === undefined ? new Set() : new Set([key]));
+    // The read under way started before this call: take the next one, started when it ends, and name
+    // this caller's key to it (it cannot start before this returns).
+    let next = this.queued;
+    if (!next) {
+      const keys = new Set<K>();
+      const after = this.inflight.then(
+        () => undefined,
+        () => undefined,
+      );
+      next = {
+        keys,
+        promise: after.then(() => {
+          this.queued = undefined;
+          return this.start(keys);
+        }),
+      };
+      this.queued = next;
+    }
+    if (key !== undefined) next.keys.add(key);
+    return next.promise;
+  }
+
+  private start(keys: ReadonlySet<K>): Promise<T> {
+    const p = this.read(keys);
+    this.inflight = p;
+    const done = () => {
+      if (this.inflight === p) this.inflight = undefined;
+    };
+    p.then(done, done);
+    return p;
+  }
+}

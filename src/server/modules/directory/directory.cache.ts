@@ -14,7 +14,7 @@ import type { Visitor } from '../../lib/visitor-count';
 import { lastSeenSeconds } from './directory.presenter';
 import { findProfileLive } from './directory.repo';
 import { countProfileView, getProfile } from './directory.service';
-import { directoryVersion } from './directory.version';
+import { directoryVersion, directoryVersionWithLive } from './directory.version';
 import { FreshReads } from '../../lib/fresh-read';
 import { commitWatchOf, type CommitWatch } from '../../db/client';
 
@@ -48,8 +48,10 @@ export async function visitorAnswer(
   ctx: AppContext,
   key: string,
   produce: (version: string) => Promise<Produced>,
+  /** The version, when the caller has read it already (after its request began). */
+  known?: string,
 ): Promise<Answer> {
-  const version = await directoryVersion(ctx);
+  const version = known ?? (await directoryVersion(ctx));
   return answerCache(ctx).get(`${version}|${key}`, async () => {
     const made = await produce(version);
     const ttl = made.ttlMs ?? Infinity;
@@ -133,30 +135,72 @@ export async function visitorProfile(
   opts: { visitor: Visitor | null; lang?: Language; rendered: string | null; wrap: (p: Profile) => unknown },
 ): Promise<Answer> {
   const names = nameLanguage(opts.lang ?? 'en') ?? 'en';
-  const key = `profile|${'id' in by ? by.id : `@${by.name.toLowerCase()}`}|${opts.rendered ?? ''}|${names}`;
-  const cached = await visitorAnswer(ctx, key, async () => {
-    const profile = await getProfile(ctx, by, null, { countView: false, lang: opts.lang });
-    if (opts.rendered)
-      return { value: { profile: opts.wrap(profile) }, ttlMs: RENDERED_TTL_MS, meta: { id: profile.user_id } };
-    return {
-      value: { profile: opts.wrap({ ...profile, views: LIVE_VIEWS, last_seen: LIVE_SEEN }) },
-      meta: { id: profile.user_id },
-    };
-  });
+  const name = 'id' in by ? null : by.name.toLowerCase();
+  const key = `profile|${name === null ? (by as { id: number }).id : `@${name}`}|${opts.rendered ?? ''}|${names}`;
+  // PostgreSQL (docs/decisions/0722): the live figures come with the version, in the same query, when the
+  // profile's id is known before the answer is (by name: the id that name had last time).
+  let idsByName = namesOf.get(ctx);
+  if (!idsByName) namesOf.set(ctx, (idsByName = new Map()));
+  const guess = opts.rendered ? undefined : name === null ? (by as { id: number }).id : idsByName.get(name);
+  const withLive = guess === undefined ? undefined : await directoryVersionWithLive(ctx, guess);
+  const cached = await visitorAnswer(
+    ctx,
+    key,
+    async () => {
+      const profile = await getProfile(ctx, by, null, { countView: false, lang: opts.lang });
+      if (opts.rendered)
+        return { value: { profile: opts.wrap(profile) }, ttlMs: RENDERED_TTL_MS, meta: { id: profile.user_id } };
+      return {
+        value: { profile: opts.wrap({ ...profile, views: LIVE_VIEWS, last_seen: LIVE_SEEN }) },
+        meta: { id: profile.user_id },
+      };
+    },
+    withLive?.version,
+  );
   const id = Number(cached.meta?.id);
-  // Read before this view is added, as the uncached answer is; one query serves every request for the
-  // profile that arrived while the previous one ran (never older than the request); on PGlite known in
-  // process until the instance tells of a change.
-  const figures = opts.rendered ? null : liveOf(ctx);
-  const live = figures ? (figures.known?.get(id) ?? (await figures.reads.get(id))) : null;
+  if (name !== null && idsByName.get(name) !== id) {
+    if (idsByName.size >= 100_000) idsByName.clear();
+    idsByName.set(name, id);
+  }
+  // Read before this view is added, as the uncached answer is, and after this request began: with the
+  // version (above), else one query serves every request for the profile that arrived while the previous
+  // one ran; on PGlite known in process until the instance tells of a change.
+  let live: Live | undefined | null = null;
+  if (!opts.rendered) {
+    if (withLive?.live !== undefined && guess === id) live = withLive.live;
+    else {
+      const figures = liveOf(ctx);
+      live = figures.known?.get(id) ?? (await figures.reads.get(id));
+    }
+  }
   if (opts.visitor) await countProfileView(ctx, id, opts.visitor);
   if (!live) return cached;
-  const text = cached.body.toString();
-  const at = text.lastIndexOf(LIVE_MARK);
-  if (at < 0) return cached;
-  const seen = lastSeenSeconds(live.last_seen_at, ctx.now());
-  const body = Buffer.from(
-    `${text.slice(0, at)}"views":${live.views},"last_seen":${seen ?? 'null'}${text.slice(at + LIVE_MARK.length)}`,
-  );
-  return { body, etag: etagOf(body), expires: cached.expires, meta: cached.meta, transient: true };
+  return spliced(cached, live.views, lastSeenSeconds(live.last_seen_at, ctx.now()));
+}
+
+/** Profile names as last answered, to read a profile's live figures with the version (by name). */
+const namesOf = new WeakMap<AppContext, Map<string, number>>();
+
+/**
+ * The cached answer with these figures in place of its marker. The last one made for each cached answer
+ * is kept with it (the same figures give the same bytes, ETag and compressed forms, made once), so a
+ * popular profile costs no copy, hash or compression per request, only when its figures change.
+ */
+const splices = new WeakMap<Answer, { at: number; views?: number; seen?: number | null; answer?: Answer }>();
+function spliced(cached: Answer, views: number, seen: number | null): Answer {
+  let s = splices.get(cached);
+  if (!s) {
+    s = { at: cached.body.lastIndexOf(LIVE_MARK) };
+    splices.set(cached, s);
+  }
+  if (s.at < 0) return cached;
+  if (s.answer && s.views === views && s.seen === seen) return s.answer;
+  const body = Buffer.concat([
+    cached.body.subarray(0, s.at),
+    Buffer.from(`"views":${views},"last_seen":${seen ?? 'null'}`),
+    cached.body.subarray(s.at + LIVE_MARK.length),
+  ]);
+  const answer: Answer = { body, etag: etagOf(body), expires: cached.expires, meta: cached.meta, transient: true };
+  Object.assign(s, { views, seen, answer });
+  return answer;
 }

@@ -1,8 +1,10 @@
 // The directory version (docs/decisions/0700): the counter the database bumps (migration 0006) on any commit
 // that changes what visitors see, and the next moment a listing expires. Every cached answer's key starts
 // with it, so a write committed before a request is always seen by it, whoever wrote it.
-// - PostgreSQL: read fresh for each request (FreshRead: one query serves every request that arrived while
-//   the previous one ran); other processes commit too, and only the database knows of their commits.
+// - PostgreSQL: read fresh for each request (FreshBatch: one query serves every request that arrived while
+//   the previous one ran); other processes commit too, and only the database knows of their commits. The
+//   same query reads the live figures (views, last seen) of the profiles those requests open
+//   (docs/decisions/0722): one round trip per batch for a profile answer, not two in a row.
 // - PGlite (docs/decisions/0720): every statement goes through this process's one instance, which tells it
 //   of each such commit before the writer's promise resolves (CommitWatch). The version read is kept
 //   until then, or until the app's clock reaches the next expiry (or goes back before the read): no
@@ -10,7 +12,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { commitWatchOf, queryRows } from '../../db/client';
-import { FreshRead } from '../../lib/fresh-read';
+import { FreshBatch, FreshRead } from '../../lib/fresh-read';
 
 interface Read {
   version: string;
@@ -21,11 +23,27 @@ interface Read {
   generation: number;
 }
 
+/** A profile's figures that change without a new version (docs/decisions/0700). */
+export interface LiveFigures {
+  views: number;
+  last_seen_at: Date | string | null;
+}
+
+interface BatchRead {
+  read: Read;
+  /** The live figures of the profiles named to the read (null: no such profile). */
+  live: Map<number, LiveFigures | null>;
+}
+
+const batches = new WeakMap<AppContext, FreshBatch<number, BatchRead>>();
+
 const readers = new WeakMap<AppContext, FreshRead<Read>>();
 /** PGlite: the latest read, valid while no commit came and the clock is in [at, next). */
 const known = new WeakMap<AppContext, Read>();
 
-async function readVersion(ctx: AppContext): Promise<Read> {
+async function readVersion(ctx: AppContext): Promise<Read>;
+async function readVersion(ctx: AppContext, ids: ReadonlySet<number>): Promise<BatchRead>;
+async function readVersion(ctx: AppContext, ids?: ReadonlySet<number>): Promise<Read | BatchRead> {
   const watch = commitWatchOf(ctx.db);
   const generation = watch?.generation ?? 0;
   await watch?.ensureArmed();
@@ -37,10 +55,19 @@ async function readVersion(ctx: AppContext): Promise<Read> {
   // database from its own functions, on every request's path (docs/decisions/0915); the moment is a
   // literal (toISOString() has no quote), so the statement has no parameter and takes the simple
   // protocol: a bound parameter measured ~0.3 ms more per read.
-  const [row] = await queryRows<{ version: string; next: string | null }>(
+  // The live figures of the profiles named (integers, checked, so literals too), in the same statement:
+  // one snapshot, one round trip. Same columns as findProfileLive (directory.repo.ts); the moment as epoch
+  // ms, which JSON keeps exact.
+  const named = ids ? [...ids].filter((id) => Number.isSafeInteger(id)) : [];
+  const live = named.length
+    ? sql.raw(`, (select json_agg(json_build_object('id', p.user_id, 'views', p.views,
+          'seen', (extract(epoch from a.last_seen_at) * 1000)::bigint))
+        from profiles p join accounts a on a.id = p.user_id where p.user_id in (${named.join(',')})) as live`)
+    : sql.raw('');
+  const [row] = await queryRows<{ version: string; next: string | null; live?: unknown }>(
     ctx.db,
     sql`select concat_ws('.', db_token, v,
-          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next
+          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next${live}
         from directory_version,
           (select (extract(epoch from min(expires_at)) * 1000)::bigint as next from listings
            where expires_at > ${sql.raw(`'${new Date(at).toISOString()}'`)}::timestamptz) n`,
@@ -49,7 +76,26 @@ async function readVersion(ctx: AppContext): Promise<Read> {
   const read: Read = { version: row.version, at, next: row.next === null ? null : Number(row.next), generation };
   // Kept only if no commit came since before the query was sent (the query may not have seen it).
   if (watch && watch.generation === generation) known.set(ctx, read);
-  return read;
+  if (!ids) return read;
+  const figures = new Map<number, LiveFigures | null>(named.map((id) => [id, null]));
+  const rows = (typeof row.live === 'string' ? JSON.parse(row.live) : row.live) as Array<{
+    id: number;
+    views: number;
+    seen: number | null;
+  }> | null;
+  for (const r of rows ?? [])
+    figures.set(Number(r.id), { views: r.views, last_seen_at: r.seen === null ? null : new Date(Number(r.seen)) });
+  return { read, live: figures };
+}
+
+/** PostgreSQL: one read per batch of requests, with the live figures of the profiles they name. */
+function batchOf(ctx: AppContext) {
+  let batch = batches.get(ctx);
+  if (!batch) {
+    batch = new FreshBatch((ids) => readVersion(ctx, ids));
+    batches.set(ctx, batch);
+  }
+  return batch;
 }
 
 /** The directory's current version (read after this call began, or known unchanged since). */
@@ -62,10 +108,28 @@ export function directoryVersion(ctx: AppContext): Promise<string> {
       if (now >= k.at && (k.next === null || now < k.next)) return Promise.resolve(k.version);
     }
   }
+  if (!watch)
+    return batchOf(ctx)
+      .get()
+      .then((r) => r.read.version);
   let reader = readers.get(ctx);
   if (!reader) {
     reader = new FreshRead(() => readVersion(ctx));
     readers.set(ctx, reader);
   }
   return reader.get().then((r) => r.version);
+}
+
+/**
+ * The directory's current version and, on PostgreSQL, the live figures of profile `id` read by the same
+ * query (undefined: not read here; on PGlite they are known in process, directory.cache.ts). Both are
+ * read after this call began.
+ */
+export async function directoryVersionWithLive(
+  ctx: AppContext,
+  id: number,
+): Promise<{ version: string; live?: LiveFigures | null }> {
+  if (commitWatchOf(ctx.db)) return { version: await directoryVersion(ctx) };
+  const r = await batchOf(ctx).get(id);
+  return { version: r.read.version, live: r.live.get(id) };
 }
