@@ -10,16 +10,18 @@ import {
   countDistinct,
   desc,
   eq,
+  getTableColumns,
   gt,
   inArray,
   isNull,
   like,
+  lte,
   ne,
   or,
   sql,
   type SQL,
 } from 'drizzle-orm';
-import { alias, type SelectedFields } from 'drizzle-orm/pg-core';
+import { alias, type PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Category } from '#shared/constants.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { accounts, cities, countries, listings, media, profiles } from '../../db/schema';
@@ -86,8 +88,8 @@ export function categoryCondition(category: Category): SQL | undefined {
   }
 }
 
-/** Listing `l` has not expired at `now` (the app's clock). */
-export const activeAt = (now: Date) => or(isNull(l.expiresAt), gt(l.expiresAt, now));
+/** Listing `l` (or `t`) has not expired at `now` (the app's clock). */
+export const activeAt = (now: Date, t: { expiresAt: PgColumn } = l) => or(isNull(t.expiresAt), gt(t.expiresAt, now));
 
 export interface ListingScope {
   countryCode: string;
@@ -97,27 +99,103 @@ export interface ListingScope {
   now: Date;
 }
 
-function scopeWhere(scope: ListingScope) {
-  // A country page shows each profile once: through its country_primary listing.
-  return and(
-    eq(l.countryCode, scope.countryCode),
-    scope.cityId ? eq(l.cityId, scope.cityId) : eq(l.countryPrimary, true),
-    activeAt(scope.now),
-    eq(p.listed, true),
-    categoryCondition(scope.category),
-  );
+const f = alias(listings, 'f');
+const x = alias(listings, 'x');
+const s = alias(listings, 's');
+/** What a country page's subquery `l` gives of a listing: what listingColumns, the joins and the order need. */
+const sourceColumns = (t: typeof f | typeof s) => ({
+  id: t.id,
+  profileId: t.profileId,
+  cityId: t.cityId,
+  kind: t.kind,
+  tourFrom: t.tourFrom,
+  tourUntil: t.tourUntil,
+  bumpedAt: t.bumpedAt,
+});
+
+/**
+ * A country page's listings, as the subquery `l`: each listed profile of the category once, by its
+ * best-ranked unexpired listing in the country (RANKING_LISTS.country; docs/decisions/0723). That is the
+ * listing flagged `country_primary`, read in ranking order from listings_country_rank (`first` rows of it
+ * when given: a page reads only the top of the index, as before), unless the flagged listing has expired
+ * by the app's clock and the periodic task (removeExpiredListings) has not yet moved the flag. For those
+ * few profiles (found through listings_expires: expired listings live at most until the next run) their
+ * best-ranked unexpired listing in the country stands in. Each branch filters by profile (`p` inside it),
+ * so the limit on the first one counts only rows the page can show. The branches stay separate subqueries
+ * (each with its own order and limit) on purpose: PostgreSQL cannot merge a UNION ALL in index order when
+ * the index's leading column (country_code) is fixed inside a branch.
+ */
+function countrySource(db: Db, scope: ListingScope, first?: number) {
+  const { countryCode, category, now } = scope;
+  const flagged = db
+    .select(sourceColumns(f))
+    .from(f)
+    .innerJoin(p, eq(p.userId, f.profileId))
+    .where(
+      and(
+        eq(f.countryCode, countryCode),
+        eq(f.countryPrimary, true),
+        activeAt(now, f),
+        eq(p.listed, true),
+        categoryCondition(category),
+      ),
+    );
+  const best = db
+    .select(sourceColumns(s))
+    .from(s)
+    .where(and(eq(s.profileId, x.profileId), eq(s.countryCode, x.countryCode), activeAt(now, s)))
+    .orderBy(rankingOrder('s'))
+    .limit(1)
+    .as('best');
+  const standIns = db
+    .select(best._.selectedFields)
+    .from(x)
+    .innerJoin(p, eq(p.userId, x.profileId))
+    .crossJoinLateral(best)
+    .where(
+      and(
+        lte(x.expiresAt, now),
+        eq(x.countryPrimary, true),
+        eq(x.countryCode, countryCode),
+        eq(p.listed, true),
+        categoryCondition(category),
+      ),
+    );
+  const head = first === undefined ? flagged : flagged.orderBy(rankingOrder('f')).limit(first);
+  return head.unionAll(standIns).as('l');
 }
 
+/** A city page's listings (`l`, joined to its profile `p`). */
+const cityWhere = (scope: ListingScope, cityId: number) =>
+  and(eq(l.cityId, cityId), activeAt(scope.now), eq(p.listed, true), categoryCondition(scope.category));
+
 export async function findListings(db: Db, scope: ListingScope, limit: number, offset: number) {
-  return selectListings(db).where(scopeWhere(scope)).orderBy(rankingOrder('l')).limit(limit).offset(offset);
+  if (scope.cityId) {
+    return selectListings(db)
+      .where(cityWhere(scope, scope.cityId))
+      .orderBy(rankingOrder('l'))
+      .limit(limit)
+      .offset(offset);
+  }
+  return db
+    .select(listingColumns)
+    .from(countrySource(db, scope, offset + limit))
+    .innerJoin(p, eq(p.userId, l.profileId))
+    .innerJoin(c, eq(c.id, l.cityId))
+    .leftJoin(m, eq(m.id, p.avatarMediaId))
+    .orderBy(rankingOrder('l'))
+    .limit(limit)
+    .offset(offset);
 }
 
 export async function countListings(db: Db, scope: ListingScope): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(l)
-    .innerJoin(p, eq(p.userId, l.profileId))
-    .where(scopeWhere(scope));
+  const [row] = scope.cityId
+    ? await db
+        .select({ n: count() })
+        .from(l)
+        .innerJoin(p, eq(p.userId, l.profileId))
+        .where(cityWhere(scope, scope.cityId))
+    : await db.select({ n: count() }).from(countrySource(db, scope));
   return row.n;
 }
 
