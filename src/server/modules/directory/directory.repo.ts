@@ -10,7 +10,6 @@ import {
   countDistinct,
   desc,
   eq,
-  getTableColumns,
   gt,
   inArray,
   isNull,
