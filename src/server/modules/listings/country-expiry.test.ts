@@ -7,7 +7,6 @@ import { accounts } from '../../db/schema';
 import { BERLIN, createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { atClock } from '../../test/clock';
 import { createTestApp, type TestApp } from '../../test/helpers';
-import { countListings, findListings } from '../directory/directory.repo';
 import { addAdditionalListing, removeExpiredListings } from './listings.service';
 
 let t: TestApp;
@@ -35,16 +34,22 @@ async function ukPage(category = 'escorts', page = 1) {
   };
 }
 
-/** Every profile of the UK page read one row at a time (offset 0, 1, ...), as the repository pages it. */
-async function ukOneByOne(now: Date) {
-  const scope = { countryCode: 'GB', category: 'escorts' as const, now };
+/** Every page of the UK list at the app's clock, one after the other: the profile ids and each page's total. */
+async function ukAllPages() {
   const ids: number[] = [];
-  for (let offset = 0; offset < 10; offset++) {
-    const rows = await findListings(t.ctx.db, scope, 1, offset);
-    if (!rows.length) break;
-    ids.push(rows[0].user_id);
+  const totals: number[] = [];
+  for (let page = 1; page <= 5; page++) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/directory/getDirectory?page=${page}`,
+      payload: { country: 'united-kingdom' },
+    });
+    const body = res.json();
+    ids.push(...body.data.map((i: { id: number }) => i.id));
+    totals.push(body.total);
+    if (!body.has_more) break;
   }
-  return { ids, count: await countListings(t.ctx.db, scope) };
+  return { ids, totals };
 }
 
 const tour = (profileId: number, cityId: number, days: number, now: Date) =>
@@ -78,53 +83,51 @@ describe('a country page when the listing that stands for a profile there expire
       expect(await ukPage()).toEqual(expected);
       expect(await ukPage('female')).toEqual(expected);
       expect(await ukPage('male')).toEqual({ items: [], total: 0 });
-      expect(await ukOneByOne(after)).toEqual({ ids: [b.account.id, a.account.id], count: 2 });
       // The task runs: the same answer.
       expect(await removeExpiredListings(t.ctx.db, after)).toBe(1);
       expect(await ukPage()).toEqual(expected);
-      expect(await ukOneByOne(after)).toEqual({ ids: [b.account.id, a.account.id], count: 2 });
     });
     // The next case counts the UK page from empty.
     await t.ctx.db.delete(accounts).where(inArray(accounts.id, [a.account.id, b.account.id]));
   });
 
-  it('pages over the country listing every profile exactly once while a flagged tour has expired', async () => {
+  it('pages over the country listing every profile exactly once while flagged tours have expired', async () => {
     const c = await createAdvertiser(t.ctx, { city: MANCHESTER, bumpedAt: hoursAgo(5) });
     const d = await createAdvertiser(t.ctx, { city: LONDON, bumpedAt: hoursAgo(4) });
     const e = await createAdvertiser(t.ctx, { city: LONDON, bumpedAt: hoursAgo(1) });
+    // Enough profiles between E and D for a second page (24 a page).
+    const fillers: number[] = [];
+    for (let i = 0; i < 22; i++) {
+      const filler = await createAdvertiser(t.ctx, { city: LONDON, bumpedAt: hoursAgo(2 + i / 22) });
+      fillers.push(filler.account.id);
+    }
     // F lives in Berlin and has two tours in the UK: Manchester (60 days), then London (30 days, newer,
-    // so it stands for F on the UK page).
+    // so it stands for F on the UK page). C tours London for 30 days.
     const f = await createAdvertiser(t.ctx, { city: BERLIN, bumpedAt: hoursAgo(6) });
     const start = new Date();
     await tour(f.account.id, MANCHESTER.id, 60, new Date(start.getTime() - 60_000));
     await tour(f.account.id, LONDON.id, 30, start);
     await tour(c.account.id, LONDON.id, 30, new Date(start.getTime() - 120_000));
-    const now = await ukOneByOne(start);
-    expect(now).toEqual({ ids: [f.account.id, c.account.id, e.account.id, d.account.id], count: 4 });
+    const [fId, cId, dId, eId] = [f.account.id, c.account.id, d.account.id, e.account.id];
+    expect(await ukAllPages()).toEqual({ ids: [fId, cId, eId, ...fillers, dId], totals: [26, 26] });
 
-    // Both flagged tours in London have ended: C stands at its home's place, F at its Manchester tour's.
+    // Both flagged tours in London have ended: C stands at its home's place (now on page 2), F at its
+    // Manchester tour's; the task has not run yet, then it has.
     const after = new Date(start.getTime() + 31 * DAY);
-    const expected = { ids: [f.account.id, e.account.id, d.account.id, c.account.id], count: 4 };
+    const expected = { ids: [fId, eId, ...fillers, dId, cId], totals: [26, 26] };
     await atClock(t.ctx, after, async () => {
-      expect(await ukOneByOne(after)).toEqual(expected);
-      expect(await ukPage()).toEqual({
-        items: [
-          [f.account.id, true],
-          [e.account.id, false],
-          [d.account.id, false],
-          [c.account.id, false],
-        ],
-        total: 4,
-      });
+      expect(await ukAllPages()).toEqual(expected);
       expect(await removeExpiredListings(t.ctx.db, after)).toBe(2);
-      expect(await ukOneByOne(after)).toEqual(expected);
+      expect(await ukAllPages()).toEqual(expected);
     });
 
     // Once F's last UK listing has ended too, F is on no UK page, before the task as after it.
     const later = new Date(start.getTime() + 61 * DAY);
-    const left = { ids: [e.account.id, d.account.id, c.account.id], count: 3 };
-    expect(await ukOneByOne(later)).toEqual(left);
-    expect(await removeExpiredListings(t.ctx.db, later)).toBe(1);
-    expect(await ukOneByOne(later)).toEqual(left);
+    const left = { ids: [eId, ...fillers, dId, cId], totals: [25, 25] };
+    await atClock(t.ctx, later, async () => {
+      expect(await ukAllPages()).toEqual(left);
+      expect(await removeExpiredListings(t.ctx.db, later)).toBe(1);
+      expect(await ukAllPages()).toEqual(left);
+    });
   });
 });
