@@ -113,7 +113,7 @@ const sourceColumns = (t: typeof f | typeof s) => ({
 });
 
 /**
- * A country page's listings, as the subquery `l`: each listed profile of the category once, by its
+ * A country page's listings, as the subquery `u`: each listed profile of the category once, by its
  * best-ranked unexpired listing in the country (RANKING_LISTS.country; docs/decisions/0723). That is the
  * listing flagged `country_primary`, read in ranking order from listings_country_rank (`first` rows of it
  * when given: a page reads only the top of the index, as before), unless the flagged listing has expired
@@ -161,7 +161,7 @@ function countrySource(db: Db, scope: ListingScope, first?: number) {
       ),
     );
   const head = first === undefined ? flagged : flagged.orderBy(rankingOrder('f')).limit(first);
-  return head.unionAll(standIns).as('l');
+  return head.unionAll(standIns).as('u');
 }
 
 /** A city page's listings (`l`, joined to its profile `p`). */
@@ -176,15 +176,16 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
       .limit(limit)
       .offset(offset);
   }
+  // The page's rows are picked (ordered, cut) before the joins: a deep page joins its own rows only.
+  const u = countrySource(db, scope, offset + limit);
+  const page = db.select(u._.selectedFields).from(u).orderBy(rankingOrder('u')).limit(limit).offset(offset).as('l');
   return db
     .select(listingColumns)
-    .from(countrySource(db, scope, offset + limit))
+    .from(page)
     .innerJoin(p, eq(p.userId, l.profileId))
     .innerJoin(c, eq(c.id, l.cityId))
     .leftJoin(m, eq(m.id, p.avatarMediaId))
-    .orderBy(rankingOrder('l'))
-    .limit(limit)
-    .offset(offset);
+    .orderBy(rankingOrder('l'));
 }
 
 export async function countListings(db: Db, scope: ListingScope): Promise<number> {
