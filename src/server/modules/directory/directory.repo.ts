@@ -99,69 +99,42 @@ export interface ListingScope {
 }
 
 const f = alias(listings, 'f');
-const x = alias(listings, 'x');
 const s = alias(listings, 's');
-/** What a country page's subquery `l` gives of a listing: what listingColumns, the joins and the order need. */
-const sourceColumns = (t: typeof f | typeof s) => ({
-  id: t.id,
-  profileId: t.profileId,
-  cityId: t.cityId,
-  kind: t.kind,
-  tourFrom: t.tourFrom,
-  tourUntil: t.tourUntil,
-  bumpedAt: t.bumpedAt,
-});
 
 /**
- * A country page's listings, as the subquery `u`: each listed profile of the category once, by its
- * best-ranked unexpired listing in the country (RANKING_LISTS.country; docs/decisions/0723). That is the
- * listing flagged `country_primary`, read in ranking order from listings_country_rank (`first` rows of it
- * when given: a page reads only the top of the index, as before), unless the flagged listing has expired
- * by the app's clock and the periodic task (removeExpiredListings) has not yet moved the flag. For those
- * few profiles (found through listings_expires: expired listings live at most until the next run) their
- * best-ranked unexpired listing in the country stands in. Each branch filters by profile (`p` inside it),
- * so the limit on the first one counts only rows the page can show. The branches stay separate subqueries
- * (each with its own order and limit) on purpose: PostgreSQL cannot merge a UNION ALL in index order when
- * the index's leading column (country_code) is fixed inside a branch.
+ * A country page's listings (a UNION ALL; columns id, profile_id, city_id, kind, tour_from, tour_until,
+ * bumped_at): each listed profile of the category once, by its best-ranked unexpired listing in the
+ * country (RANKING_LISTS.country; docs/decisions/0723). That is the listing flagged `country_primary`, read
+ * in ranking order from listings_country_rank (its first `first` rows when given: a page reads only the top
+ * of the index, as before), unless the flagged listing has expired by the app's clock and the periodic
+ * task (removeExpiredListings) has not yet moved the flag. For those few profiles (found through
+ * listings_expires: an expired listing lives only until the task's next run) their best-ranked unexpired
+ * listing in the country stands in. Each branch filters by profile (its own `p`), so the first one's
+ * limit counts only rows the page can show; it has its own order and limit because PostgreSQL does not
+ * take `country_code` as fixed inside a UNION ALL branch and would otherwise sort the whole country.
+ * Raw SQL (docs/decisions/0915): a union all over a lateral join, and the builder's version cost ~1 ms
+ * more per call to build than the query takes to run.
  */
-function countrySource(db: Db, scope: ListingScope, first?: number) {
-  const { countryCode, category, now } = scope;
-  const flagged = db
-    .select(sourceColumns(f))
-    .from(f)
-    .innerJoin(p, eq(p.userId, f.profileId))
-    .where(
-      and(
-        eq(f.countryCode, countryCode),
-        eq(f.countryPrimary, true),
-        activeAt(now, f),
-        eq(p.listed, true),
-        categoryCondition(category),
-      ),
-    );
-  const best = db
-    .select(sourceColumns(s))
-    .from(s)
-    .where(and(eq(s.profileId, x.profileId), eq(s.countryCode, x.countryCode), activeAt(now, s)))
-    .orderBy(rankingOrder('s'))
-    .limit(1)
-    .as('best');
-  const standIns = db
-    .select(best._.selectedFields)
-    .from(x)
-    .innerJoin(p, eq(p.userId, x.profileId))
-    .crossJoinLateral(best)
-    .where(
-      and(
-        lte(x.expiresAt, now),
-        eq(x.countryPrimary, true),
-        eq(x.countryCode, countryCode),
-        eq(p.listed, true),
-        categoryCondition(category),
-      ),
-    );
-  const head = first === undefined ? flagged : flagged.orderBy(rankingOrder('f')).limit(first);
-  return head.unionAll(standIns).as('u');
+function countryListings(scope: ListingScope, first?: number) {
+  const { countryCode, now } = scope;
+  const category = categoryCondition(scope.category);
+  const profileOk = category ? sql`p.listed and ${category}` : sql`p.listed`;
+  const head = first === undefined ? sql`` : sql` order by ${rankingOrder('f')} limit ${first}`;
+  return sql`(
+    select f.id, f.profile_id, f.city_id, f.kind, f.tour_from, f.tour_until, f.bumped_at
+    from listings f join profiles p on p.user_id = f.profile_id
+    where f.country_code = ${countryCode} and f.country_primary and ${activeAt(now, f)} and ${profileOk}${head}
+  ) union all (
+    select s.id, s.profile_id, s.city_id, s.kind, s.tour_from, s.tour_until, s.bumped_at
+    from listings x join profiles p on p.user_id = x.profile_id
+    cross join lateral (
+      select * from listings s
+      where s.profile_id = x.profile_id and s.country_code = x.country_code and ${activeAt(now, s)}
+      order by ${rankingOrder('s')} limit 1
+    ) s
+    where x.expires_at <= ${now.toISOString()}::timestamptz and x.country_primary and x.country_code = ${countryCode}
+      and ${profileOk}
+  )`;
 }
 
 /** A city page's listings (`l`, joined to its profile `p`). */
@@ -176,10 +149,14 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
       .limit(limit)
       .offset(offset);
   }
-  // The page's rows are picked (ordered, cut) before the joins: a deep page joins its own rows only.
-  const u = countrySource(db, scope, offset + limit);
-  const page = db.select(u._.selectedFields).from(u).orderBy(rankingOrder('u')).limit(limit).offset(offset).as('l');
+  // The page's rows are picked (ordered, cut) before the joins: a deep page joins its own rows only. A
+  // CTE referenced once is inlined by PostgreSQL: a subquery `l` the builder's joins can name.
+  const page = db.$with('l', { id: l.id }).as(
+    sql`select * from (${countryListings(scope, offset + limit)}) u
+    order by ${rankingOrder('u')} limit ${limit} offset ${offset}`,
+  );
   return db
+    .with(page)
     .select(listingColumns)
     .from(page)
     .innerJoin(p, eq(p.userId, l.profileId))
@@ -189,13 +166,15 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
 }
 
 export async function countListings(db: Db, scope: ListingScope): Promise<number> {
-  const [row] = scope.cityId
-    ? await db
-        .select({ n: count() })
-        .from(l)
-        .innerJoin(p, eq(p.userId, l.profileId))
-        .where(cityWhere(scope, scope.cityId))
-    : await db.select({ n: count() }).from(countrySource(db, scope));
+  if (!scope.cityId) {
+    const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from (${countryListings(scope)}) u`);
+    return Number(row.n);
+  }
+  const [row] = await db
+    .select({ n: count() })
+    .from(l)
+    .innerJoin(p, eq(p.userId, l.profileId))
+    .where(cityWhere(scope, scope.cityId));
   return row.n;
 }
 
