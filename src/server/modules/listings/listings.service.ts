@@ -49,7 +49,11 @@ export async function bumpProfile(db: Db | Tx, profileId: number, at: Date) {
   await refreshCountryPrimary(db, at, [profileId]);
 }
 
-/** Periodic task: drops additional locations whose 30 days are over at `now` (the app's clock). */
+/**
+ * Periodic task: drops additional locations whose 30 days are over at `now` (the app's clock), and moves
+ * their profiles' country flag. Until it runs, a country page lets the profile's next unexpired listing
+ * stand in for an expired flagged one (directory.repo.ts `countryListings`, docs/decisions/0723).
+ */
 export async function removeExpiredListings(db: Db, now: Date) {
   const rows = await db
     .delete(listings)
