@@ -17,9 +17,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startApp } from '../scripts/app-server';
+import { freePort, startApp } from '../scripts/app-server';
 import { FreshRead } from '../src/server/lib/fresh-read';
 import { goalsSummary, type Measured } from './goals';
 import { writeReadmeBlock } from './readme';
@@ -102,6 +103,8 @@ interface Case {
   path: string;
   method?: 'GET' | 'POST';
   body?: string;
+  /** Asked with `Accept-Encoding: br`, as a browser asks (node:http then sends the same body in brotli). */
+  brotli?: boolean;
 }
 
 /**
@@ -111,13 +114,21 @@ interface Case {
  * that arrived meanwhile): the ceiling of any PostgreSQL design that never serves an answer older than
  * the request, with nothing else of the app around it.
  */
-function memoryServer(responses: Map<string, Buffer>, fresh?: () => Promise<unknown>): Promise<http.Server> {
+function memoryServer(
+  responses: Map<string, Buffer>,
+  fresh?: () => Promise<unknown>,
+  encoding?: 'br',
+): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       const send = () => {
         const body = responses.get(req.url ?? '') ?? Buffer.from('{}');
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+        res.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': body.length,
+          ...(encoding ? { 'content-encoding': encoding } : {}),
+        });
         res.end(body);
       };
       if (fresh) void fresh().then(send);
@@ -131,7 +142,10 @@ async function load(url: string, c: Case, connections: number, duration = DURATI
   const result = await autocannon({
     url: url + c.path,
     method: c.method ?? 'POST',
-    headers: c.body ? { 'content-type': 'application/json' } : {},
+    headers: {
+      ...(c.body ? { 'content-type': 'application/json' } : {}),
+      ...(c.brotli ? { 'accept-encoding': 'br' } : {}),
+    },
     body: c.body,
     connections,
     duration,
@@ -149,9 +163,10 @@ const measured: Measured[] = [];
 const health: string[] = [];
 const loadBefore = os.loadavg();
 const backends = args.backends!.split(',').filter(Boolean);
-for (const [i, backend] of backends.entries()) {
+for (const backend of backends) {
   const env = await prepare(backend);
-  const port = 3900 + i;
+  // A free port: two benches (or a bench and a journey) on one machine must not measure each other's app.
+  const port = await freePort();
   const server = await startApp({
     port,
     env: { ...env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}` },
@@ -209,6 +224,8 @@ for (const [i, backend] of backends.entries()) {
       { name: 'getProfile (view counted)', path: `/api/getProfile/${profileId}`, method: 'GET' },
       // The same profile from a list (bookmarks): nothing counted.
       { name: 'getProfile track=0', path: `/api/getProfile/${profileId}?track=0`, method: 'GET' },
+      // As a browser asks: the answer in brotli (a profile's figures change its bytes, decision 0722).
+      { name: 'getProfile (view counted, br)', path: `/api/getProfile/${profileId}`, method: 'GET', brotli: true },
     );
     // Same bytes for the memory server, captured from the app.
     const responses = new Map<string, Buffer>();
@@ -246,13 +263,15 @@ for (const [i, backend] of backends.entries()) {
           );
           console.log(health.at(-1));
         }
-        const mem = await memoryServer(new Map([[c.path, responses.get(c.name)!]]));
+        const sent = c.brotli ? zlib.brotliCompressSync(responses.get(c.name)!) : responses.get(c.name)!;
+        const encoding = c.brotli ? ('br' as const) : undefined;
+        const mem = await memoryServer(new Map([[c.path, sent]]), undefined, encoding);
         const memPort = (mem.address() as { port: number }).port;
         const raw = await load(`http://127.0.0.1:${memPort}`, c, connections);
         mem.close();
         let fresh: Awaited<ReturnType<typeof load>> | null = null;
         if (versionRead) {
-          const ref = await memoryServer(new Map([[c.path, responses.get(c.name)!]]), () => versionRead.get());
+          const ref = await memoryServer(new Map([[c.path, sent]]), () => versionRead.get(), encoding);
           fresh = await load(`http://127.0.0.1:${(ref.address() as { port: number }).port}`, c, connections);
           ref.close();
         }

@@ -39,12 +39,16 @@ describe('catalogues', () => {
     expect(CATALOGUE_LANGUAGES).not.toContain('pt');
   });
 
+  // Plural forms folded: each language has its own (Spanish "many"; catalogue.test.ts checks them).
+  const folded = (catalogue: Catalogue) =>
+    [...new Set(keys(catalogue).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
+
   it('have the same keys in every language', async () => {
     const resources = await loadResources();
     for (const [ns, english] of Object.entries(resources.en)) {
-      const expected = keys(english).sort();
+      const expected = folded(english);
       for (const lng of ['de', 'es']) {
-        expect(keys(resources[lng]?.[ns] ?? {}).sort(), `${lng}/${ns}`).toEqual(expected);
+        expect(folded(resources[lng]?.[ns] ?? {}), `${lng}/${ns}`).toEqual(expected);
       }
     }
   });

@@ -2,7 +2,7 @@
 // backend over #shared/i18n, so adding a namespace is adding JSON files.
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { FALLBACK_LANGUAGES, loadCatalogue } from '#shared/i18n/index.ts';
+import { loadCatalogue } from '#shared/i18n/index.ts';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
 import { pickLanguage, queryLanguage, textLanguage } from '#shared/rules/language.ts';
 
@@ -12,8 +12,8 @@ const catalogueBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(lng, ns, callback) {
-    // A language without a file for this namespace (Portuguese, always) yields an empty
-    // catalogue, so i18next walks the fallback chain (pt -> es -> en).
+    // A language without a file for this namespace yields an empty catalogue (Portuguese has none: its
+    // pages read the Spanish texts, textLanguage).
     loadCatalogue(lng, ns).then(
       (catalogue) => callback(null, catalogue ?? {}),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
@@ -54,7 +54,10 @@ async function start(): Promise<void> {
     .use(initReactI18next)
     .init({
       lng,
-      fallbackLng: FALLBACK_LANGUAGES,
+      // Only the page's language is loaded: every catalogue holds every key and every plural form of its
+      // language (src/shared/i18n/catalogue.test.ts), so a fallback would only download English beside
+      // German or Spanish: three scripts more on a first route (docs/decisions/0712).
+      fallbackLng: false,
       supportedLngs: [...LANGUAGES],
       ns: ['common', 'titles'],
       defaultNS: 'common',

@@ -270,8 +270,9 @@ export const listings = pgTable(
     tourFrom: date('tour_from', { mode: 'string' }),
     tourUntil: date('tour_until', { mode: 'string' }),
     expiresAt: ts('expires_at'),
-    // The profile's best-ranked active listing in this country: the only one a country page shows, so
-    // a profile at home and on tour in one country appears once. Kept by the listings service.
+    // The profile's best-ranked active listing in this country: the one a country page shows, so a
+    // profile at home and on tour in one country appears once. Kept by the listings service; when it
+    // expires before the periodic task moves it, the page finds the next one itself (decision 0723).
     countryPrimary: boolean('country_primary').notNull().default(true),
     createdAt: createdAt(),
   },

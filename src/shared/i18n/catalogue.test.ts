@@ -107,6 +107,22 @@ describe('catalogues', () => {
     }
   });
 
+  // The client loads only the page's language, no fallback (docs/decisions/0712): a count must find its
+  // form in that language's own catalogue for every plural category the language has (Spanish "many").
+  it('hold every plural form of their language', () => {
+    const missing: string[] = [];
+    for (const lang of LANGS) {
+      const forms = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+      for (const ns of namespaces) {
+        const keys = new Set(keysOf(lang, ns));
+        const plurals = new Set([...keys].filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, '')));
+        for (const base of plurals)
+          for (const form of forms) if (!keys.has(`${base}_${form}`)) missing.push(`${lang}/${ns}: ${base}_${form}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('have every key the code names, in every language', () => {
     const cats = LANGS.map(catalogue);
     const missing = calledKeys()

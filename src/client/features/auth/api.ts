@@ -82,17 +82,6 @@ export async function logout(): Promise<string> {
   return typeof response?.data === 'string' && response.data ? response.data : '/';
 }
 
-export function useLogout() {
-  return useMutation({
-    mutationFn: logout,
-    onSuccess: (target) => {
-      // A full load drops every piece of the signed-in state at once. Clearing the cache first would
-      // re-render the signed-in screen as a visitor's for a moment (a login modal flashing up).
-      window.location.assign(target);
-    },
-  });
-}
-
 // ---------------------------------------------------------------- writes
 
 /** Login and register: the mutation settles once the new user is known and the screen asked again. */
