@@ -24,6 +24,7 @@
 import './form.css';
 
 export { CheckboxField } from './checkbox-field';
+export { EmailField } from './email-field';
 export { Field, FieldMessages, TextField, useField, type BoundControl, type FieldProps } from './field';
 export { Form, setServerErrors } from './form';
 export { issueMessage } from './issue-message';

@@ -2,9 +2,9 @@
 // the shared schema of its call; the server's answer is a notice (the API client shows it).
 import { useTranslation } from 'react-i18next';
 import { ChangeEmailBody, ChangeMobileBody, ChangePasswordBody, ChangeUsernameBody } from '#shared/schemas/account.ts';
-import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { EmailField, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { useChangeEmail, useChangeMobile, useChangePassword, useChangeUsername, type AccountView } from './api';
-import { EmailField, NewPasswordField, UsernameField, useResendVerification } from '#client/features/auth/index.ts';
+import { NewPasswordField, UsernameField, useResendVerification } from '#client/features/auth/index.ts';
 import { CurrentPasswordField } from './current-password-field';
 import { Current, SettingsCard, StatusBadge } from './settings-card';
 

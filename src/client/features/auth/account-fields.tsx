@@ -1,8 +1,7 @@
 // The fields of an account's own rules, for every form that sets them (registration, the password
 // reset, the account screen): the input each shared rule wants (#shared/schemas/auth.ts), its numbers
-// handed to the screen's own hint. One place for all those forms. The email box is here too: the same
-// input wherever an address is typed (registration, forgotten password, the account screen, the help
-// form; decision 0942).
+// handed to the screen's own hint. One place for all those forms. The email box is the form kit's
+// EmailField (decision 0942).
 import type { FieldValues } from 'react-hook-form';
 import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '#shared/schemas/auth.ts';
 import { PasswordField, TextField, type FieldProps } from '#client/components/form/index.ts';
@@ -11,15 +10,6 @@ type RuleField<In extends FieldValues, Rule> = Omit<FieldProps<In>, 'hint' | 'no
   /** The screen's sentence, given the rule's numbers. */
   hint: (rule: Rule) => string;
 };
-
-/**
- * An email address (the shared rule `emailField`): the browser's email keyboard and check, its stored
- * addresses offered, no capital letter or spelling fix forced on it. The label, hint and error come
- * from the form like any field's.
- */
-export function EmailField<In extends FieldValues>(field: Omit<FieldProps<In>, 'normalize'>) {
-  return <TextField {...field} type="email" autoComplete="email" autoCapitalize="off" spellCheck={false} />;
-}
 
 export function UsernameField<In extends FieldValues>({ hint, ...field }: RuleField<In, { min: number; max: number }>) {
   return (

@@ -2,10 +2,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ForgotPasswordBody } from '#shared/schemas/auth.ts';
-import { Form, SubmitButton, useSchemaForm } from '#client/components/form/index.ts';
+import { EmailField, Form, SubmitButton, useSchemaForm } from '#client/components/form/index.ts';
 import { useForgotPassword } from './api';
 import { AuthCard, AuthStatus } from './auth-layout';
-import { EmailField } from './account-fields';
 /** /forgot-password. The server answers the same whether or not the address has an account. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation('auth');

@@ -7,4 +7,4 @@ export {
   useUnlinkAccount,
   type LinkedAccount,
 } from './api';
-export { EmailField, NewPasswordField, UsernameField } from './account-fields';
+export { NewPasswordField, UsernameField } from './account-fields';

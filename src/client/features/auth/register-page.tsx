@@ -4,10 +4,17 @@ import { Link, useNavigate } from 'react-router';
 import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants.ts';
 import { RegisterBody } from '#shared/schemas/auth.ts';
 import { DialogDescription, DialogFrame } from '#client/components/dialogs/dialog-frame.tsx';
-import { CheckboxField, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import {
+  CheckboxField,
+  EmailField,
+  Form,
+  SubmitButton,
+  TextField,
+  useSchemaForm,
+} from '#client/components/form/index.ts';
 import { useRegister } from './api';
 import { AuthCard } from './auth-layout';
-import { EmailField, NewPasswordField, UsernameField } from './account-fields';
+import { NewPasswordField, UsernameField } from './account-fields';
 /** The latest birth date that is 18 today, for the date picker's max. */
 function latestBirthDate(today = new Date()): string {
   const y = today.getFullYear() - MIN_AGE;

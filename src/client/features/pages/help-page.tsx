@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { HELP_FAQ, HELP_MESSAGE_MAX, HelpContactBody } from '#shared/schemas/help.ts';
-import { Field, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
-import { EmailField } from '#client/features/auth/index.ts';
+import { EmailField, Field, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { useSendHelp } from './api';
 import './pages.css';
 

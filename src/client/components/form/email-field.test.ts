@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResources } from '#shared/i18n/index.ts';
 import { ForgotPasswordBody } from '#shared/schemas/auth.ts';
 import { useSchemaForm } from '#client/components/form/index.ts';
-import { EmailField } from './account-fields';
+import { EmailField } from './email-field';
 
 let i18n: typeof i18next;
 
@@ -68,7 +68,7 @@ describe('EmailField', () => {
     const files = fs
       .readdirSync(root, { recursive: true, encoding: 'utf8' })
       .filter((f) => /\.tsx$/.test(f) && !f.endsWith('.test.tsx'));
-    const own = path.join('features', 'auth', 'account-fields.tsx');
+    const own = path.join('components', 'form', 'email-field.tsx');
     const elsewhere = files.filter(
       (f) => f !== own && /type="email"/.test(fs.readFileSync(path.join(root, f), 'utf8')),
     );
