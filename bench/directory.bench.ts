@@ -22,6 +22,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, startApp } from '../scripts/app-server';
 import { FreshRead } from '../src/server/lib/fresh-read';
+import { versionStatement } from '../src/server/modules/directory/directory.version';
 import { goalsSummary, type Measured } from './goals';
 import { writeReadmeBlock } from './readme';
 
@@ -90,13 +91,6 @@ async function prepare(backend: string): Promise<Record<string, string>> {
   }
   return env;
 }
-
-/** The app's own version read (src/server/modules/directory/directory.version.ts), the same statement text. */
-const versionQuery = () => `select concat_ws('.', db_token, v,
-    (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next
-  from directory_version,
-    (select (extract(epoch from min(expires_at)) * 1000)::bigint as next from listings
-     where expires_at > '${new Date().toISOString()}'::timestamptz) n`;
 
 interface Case {
   name: string;
@@ -245,7 +239,7 @@ for (const backend of backends) {
     for (const c of cases) await load(base, c, Math.max(...CONNECTIONS), WARM_UP);
     // PostgreSQL: the freshness rule's own ceiling (see memoryServer), on a pool as large as the app's.
     const pool = backend === 'postgres' ? new pg.Pool({ connectionString: pgUrl(), max: 10 }) : null;
-    const versionRead = pool ? new FreshRead(() => pool.query(versionQuery()).catch(() => null)) : null;
+    const versionRead = pool ? new FreshRead(() => pool.query(versionStatement(Date.now())).catch(() => null)) : null;
     for (const connections of CONNECTIONS) {
       for (const [n, c] of cases.entries()) {
         // Once per backend, at the most connections: /api/health next to the directory's load.

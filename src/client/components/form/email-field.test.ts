@@ -2,29 +2,18 @@
 // and no form of the client writing its own.
 import fs from 'node:fs';
 import path from 'node:path';
-import i18next from 'i18next';
 import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import type { i18n as I18n } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadResources } from '#shared/i18n/index.ts';
 import { ForgotPasswordBody } from '#shared/schemas/auth.ts';
 import { useSchemaForm } from '#client/components/form/index.ts';
 import { EmailField } from './email-field';
+import { renderWith, testI18n } from '#client/lib/test-i18n.ts';
 
-let i18n: typeof i18next;
+let i18n: I18n;
 
 beforeAll(async () => {
-  i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({
-    resources: await loadResources(),
-    lng: 'en',
-    fallbackLng: false,
-    ns: ['auth', 'messages'],
-    defaultNS: 'auth',
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  i18n = await testI18n(['auth', 'messages']);
 });
 
 function render(error?: string) {
@@ -37,7 +26,7 @@ function render(error?: string) {
     });
     return createElement(EmailField<{ email: string }>, { form, name: 'email', hint: 'We never show it.' });
   }
-  return renderToStaticMarkup(createElement(I18nextProvider, { i18n }, createElement(Box)));
+  return renderWith(i18n, createElement(Box));
 }
 
 describe('EmailField', () => {

@@ -3,34 +3,21 @@
 // visitor's or an advertiser's first route carries none of it.
 import fs from 'node:fs';
 import path from 'node:path';
-import i18next from 'i18next';
 import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import type { i18n as I18n } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadResources } from '#shared/i18n/index.ts';
+import { renderWith, testI18n } from '#client/lib/test-i18n.ts';
 import { AdminProfileControl } from './admin-profile-control';
 
-let i18n: typeof i18next;
+let i18n: I18n;
 
 beforeAll(async () => {
-  i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({
-    resources: await loadResources(),
-    lng: 'en',
-    fallbackLng: false,
-    ns: ['admin'],
-    defaultNS: 'admin',
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  i18n = await testI18n(['admin']);
 });
 
 async function render(lng: string, placement: 'page' | 'modal') {
   await i18n.changeLanguage(lng);
-  return renderToStaticMarkup(
-    createElement(I18nextProvider, { i18n }, createElement(AdminProfileControl, { userId: 42, placement })),
-  );
+  return renderWith(i18n, createElement(AdminProfileControl, { userId: 42, placement }));
 }
 
 describe('AdminProfileControl', () => {

@@ -2,13 +2,10 @@
 // from #shared/ranking.ts (listings/ranking.test.ts checks that side); this checks the page against the
 // same constants: one stated sentence per sort key, move, list and thing that does not count, in the
 // constants' order, in every language, and each sentence still meaning what its constant does.
-import i18next from 'i18next';
 import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import type { i18n as I18n } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AVATAR_CHANGE_MAX_POSITION } from '#shared/constants.ts';
-import { loadResources } from '#shared/i18n/index.ts';
 import {
   NOT_IN_RANKING,
   POSITION_LIST,
@@ -18,6 +15,7 @@ import {
   rankingOrderBy,
 } from '#shared/ranking.ts';
 import { RankingRule } from './components/ranking-rule';
+import { renderWith, testI18n } from '#client/lib/test-i18n.ts';
 
 /**
  * What each stated sentence says, in the terms of the SQL. Changing a constant (another column, the
@@ -28,25 +26,15 @@ const SENTENCE_MEANS = {
   olderListing: { column: 'id', direction: 'asc' },
 } as const;
 
-let i18n: typeof i18next;
+let i18n: I18n;
 
 beforeAll(async () => {
-  i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({
-    resources: await loadResources(),
-    lng: 'en',
-    // A missing text must show up here as its key, not fall back silently to English.
-    fallbackLng: false,
-    ns: ['money'],
-    defaultNS: 'money',
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  i18n = await testI18n(['money']);
 });
 
 async function render(lng: string) {
   await i18n.changeLanguage(lng);
-  const html = renderToStaticMarkup(createElement(I18nextProvider, { i18n }, createElement(RankingRule)));
+  const html = renderWith(i18n, createElement(RankingRule));
   const items = (attribute: string) =>
     [...html.matchAll(new RegExp(`<li ${attribute}="([^"]+)">([^<]*)</li>`, 'g'))].map((m) => ({
       key: m[1],

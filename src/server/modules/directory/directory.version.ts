@@ -41,6 +41,24 @@ const readers = new WeakMap<AppContext, FreshRead<Read>>();
 /** PGlite: the latest read, valid while no commit came and the clock is in [at, next). */
 const known = new WeakMap<AppContext, Read>();
 
+/**
+ * The version read as one statement's text (the bench's node:http reference sends the same): the counter,
+ * the database's token and start time, the next expiry after `at` (epoch ms; a literal, see below) and,
+ * when profiles are named (integers, checked by the caller), their live figures.
+ */
+export function versionStatement(at: number, profileIds: number[] = []): string {
+  const live = profileIds.length
+    ? `, (select json_agg(json_build_object('id', p.user_id, 'views', p.views,
+          'seen', (extract(epoch from a.last_seen_at) * 1000)::bigint))
+        from profiles p join accounts a on a.id = p.user_id where p.user_id in (${profileIds.join(',')})) as live`
+    : '';
+  return `select concat_ws('.', db_token, v,
+          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next${live}
+        from directory_version,
+          (select (extract(epoch from min(expires_at)) * 1000)::bigint as next from listings
+           where expires_at > '${new Date(at).toISOString()}'::timestamptz) n`;
+}
+
 async function readVersion(ctx: AppContext): Promise<Read>;
 async function readVersion(ctx: AppContext, ids: ReadonlySet<number>): Promise<BatchRead>;
 async function readVersion(ctx: AppContext, ids?: ReadonlySet<number>): Promise<Read | BatchRead> {
@@ -59,18 +77,9 @@ async function readVersion(ctx: AppContext, ids?: ReadonlySet<number>): Promise<
   // one snapshot, one round trip. Same columns as findProfileLive (directory.repo.ts); the moment as epoch
   // ms, which JSON keeps exact.
   const named = ids ? [...ids].filter((id) => Number.isSafeInteger(id)) : [];
-  const live = named.length
-    ? sql.raw(`, (select json_agg(json_build_object('id', p.user_id, 'views', p.views,
-          'seen', (extract(epoch from a.last_seen_at) * 1000)::bigint))
-        from profiles p join accounts a on a.id = p.user_id where p.user_id in (${named.join(',')})) as live`)
-    : sql.raw('');
   const [row] = await queryRows<{ version: string; next: string | null; live?: unknown }>(
     ctx.db,
-    sql`select concat_ws('.', db_token, v,
-          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next${live}
-        from directory_version,
-          (select (extract(epoch from min(expires_at)) * 1000)::bigint as next from listings
-           where expires_at > ${sql.raw(`'${new Date(at).toISOString()}'`)}::timestamptz) n`,
+    sql.raw(versionStatement(at, named)),
   );
   if (!row) throw new Error('directory_version has no row (migration 0006)');
   const read: Read = { version: row.version, at, next: row.next === null ? null : Number(row.next), generation };
