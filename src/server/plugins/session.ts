@@ -6,13 +6,14 @@ import fp from 'fastify-plugin';
 import { and, eq, gt } from 'drizzle-orm';
 import { accounts, sessions } from '../db/schema';
 import { forbidden, unauthenticated } from '../lib/errors';
+import type { Role } from '../policies';
 import type { AppContext } from '../context';
 import { CSRF_HEADER } from '#shared/constants.ts';
 import { msg } from '#shared/api/messages.ts';
 
 export interface SessionUser {
   id: number;
-  role: 'advertiser' | 'admin';
+  role: Role;
   username: string;
   sessionId: string;
   csrfToken: string;
@@ -93,20 +94,8 @@ function timingSafeEqual(a: string, b: string) {
   return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
 }
 
+/** Who is asking; what they may do is the policies' business (src/server/policies). */
 export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthenticated();
   return request.user;
-}
-
-export function requireAdmin(request: FastifyRequest): SessionUser {
-  const user = requireUser(request);
-  if (user.role !== 'admin') throw forbidden();
-  return user;
-}
-
-/** `/edit/.../{id}` calls: the session must own `id`, or be an admin. */
-export function requireOwner(request: FastifyRequest, id: number): SessionUser {
-  const user = requireUser(request);
-  if (user.id !== id && user.role !== 'admin') throw forbidden();
-  return user;
 }

@@ -1,5 +1,5 @@
 // /api/account/{id}/...: the calls of the account screen /edit/account/{id}. Every route is guarded
-// by ownerOf('id') in onRequest: the session owns {id} or is an admin, before the body is read.
+// by may('update', 'account') in onRequest (policies/: the owner or an admin), before the body is read.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam } from '#shared/api/fields.ts';
 import {
@@ -17,14 +17,14 @@ import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
 import { sent } from '../auth/answers';
 import { clearSessionCookies } from '../auth/cookies';
-import { ownerOf, sameOriginJson } from '../auth/guards';
+import { may, sameOriginJson } from '../auth/guards';
 import * as service from './account.service';
 
 const answers = <T>(ok: T) => ({ 200: ok, ...AUTH_ERRORS });
 const notified = answers(NotificationResponse);
 
 export const accountRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const owner = ownerOf('id');
+  const owner = may('update', 'account');
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') await sameOriginJson(request, reply);
   });

@@ -31,7 +31,8 @@ import {
 } from '#shared/schemas/admin.ts';
 import { PageQuery } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
-import { requireAdmin, requireCsrf } from '../../plugins/session';
+import { requireCsrf, requireUser } from '../../plugins/session';
+import * as policy from '../../policies';
 import { adminOnly, sameOriginJson } from '../auth/guards';
 import * as service from './admin.service';
 import { dismissDuplicate, listDuplicates, scanDuplicates } from './duplicates';
@@ -41,7 +42,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') await sameOriginJson(request, reply);
   });
-  const actor = (req: Parameters<typeof requireAdmin>[0]) => requireAdmin(req);
+  const actor = (req: Parameters<typeof requireUser>[0]) =>
+    policy.authorize(requireUser(req), 'administer', policy.site);
 
   app.get('/admin/getOverview', { schema: { response: { 200: OverviewResponse } } }, async () => ({
     data: await service.overview(ctx),

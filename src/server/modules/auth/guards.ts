@@ -1,29 +1,41 @@
 // Route guards that run in onRequest, before the body is validated: a visitor gets 401 and a
 // stranger 403 whatever they send, and nothing about the body's rules leaks to them. Use them as
-// `{ onRequest: signedIn }`, `{ onRequest: ownerOf('id') }`, `{ onRequest: adminOnly }`.
+// `{ onRequest: signedIn }`, `{ onRequest: may('update', 'profile') }`, `{ onRequest: adminOnly }`.
+// They decide nothing themselves: the rules are in policies/ (issue 22 item 1).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ID } from '#shared/api/fields.ts';
 import { msg } from '#shared/api/messages.ts';
 import { AppError, notFound } from '../../lib/errors';
 import { refuseCrossSite } from '../../plugins/same-origin';
-import { requireAdmin, requireOwner, requireUser } from '../../plugins/session';
+import { requireUser } from '../../plugins/session';
+import * as policy from '../../policies';
 
 export async function signedIn(request: FastifyRequest): Promise<void> {
   requireUser(request);
 }
 
 export async function adminOnly(request: FastifyRequest): Promise<void> {
-  requireAdmin(request);
+  policy.authorize(request.user, 'administer', policy.site);
 }
 
-/** The session must own the account in the path parameter, or be an admin. */
-export function ownerOf(param = 'id') {
-  return async function ownerGuard(request: FastifyRequest): Promise<void> {
+const subjects = {
+  account: policy.account,
+  profile: (id: number) => policy.profile(id),
+  media: policy.media,
+  money: policy.money,
+} as const;
+
+/**
+ * The path parameter names an account (`/edit/.../{id}`); the policy decides whether the session may do
+ * `action` to that account's `type` (its settings, profile, media or money). A malformed id is 404.
+ */
+export function may<T extends keyof typeof subjects>(action: policy.ActionOn<T>, type: T, param = 'id') {
+  return async function policyGuard(request: FastifyRequest): Promise<void> {
     requireUser(request);
     const raw = (request.params as Record<string, string | undefined>)[param] ?? '';
     const id = Number(raw);
     if (!/^\d{1,10}$/.test(raw) || id < 1 || id > MAX_ID) throw notFound();
-    requireOwner(request, id);
+    policy.authorize(request.user, action, subjects[type](id) as policy.Subject & { type: T });
   };
 }
 

@@ -11,12 +11,12 @@ import {
 } from '#shared/schemas/auto-topup.ts';
 import { PageQuery } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
-import { adminOnly, ownerOf, sameOriginJson } from '../auth/guards';
+import { adminOnly, may, sameOriginJson } from '../auth/guards';
 import { refuseCardNumbers } from '../money/card-guard';
 import * as service from './auto-topup.service';
 
 export const autoTopupRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const owner = ownerOf('id');
+  const owner = may('update', 'money');
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') await sameOriginJson(request, reply);
   });

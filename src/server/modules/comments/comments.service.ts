@@ -3,12 +3,13 @@
 import { COMMENTS_PAGE_SIZE, type Comment, type CommentsPage } from '#shared/schemas/comments.ts';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/errors';
+import * as policy from '../../policies';
 import type { SessionUser } from '../../plugins/session';
 import * as repo from './comments.repo';
 import { msg } from '#shared/api/messages.ts';
 
 const moderates = (viewer: SessionUser | null, profileId: number) =>
-  !!viewer && (viewer.id === profileId || viewer.role === 'admin');
+  policy.can(viewer, 'moderate', policy.comments(profileId));
 
 /** The profile, when the viewer may see it: listed, or the viewer is its owner or an admin. */
 async function visibleTarget(ctx: AppContext, profileId: number, viewer: SessionUser | null) {

@@ -16,6 +16,7 @@ import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { notFound } from '../../lib/errors';
+import * as policy from '../../policies';
 import type { SessionUser } from '../../plugins/session';
 import { Gate } from '../../lib/gate';
 import { TtlCache } from '../../lib/ttl-cache';
@@ -179,7 +180,7 @@ export async function getProfile(
   opts: { countView?: boolean; visitor?: Visitor; lang?: Language } = {},
 ): Promise<Profile> {
   const row = await repo.findProfile(ctx.db, by);
-  const canEdit = !!row && !!viewer && (viewer.id === row.user_id || viewer.role === 'admin');
+  const canEdit = !!row && policy.can(viewer, 'update', policy.profile(row.user_id));
   // Unlisted profiles (hidden, flagged, incomplete) exist only for their owner and admins.
   if (!row || (!row.listed && !canEdit)) throw notFound(msg('directory.profileNotFound'));
   const [gallery, tours] = await Promise.all([

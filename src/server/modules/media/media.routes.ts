@@ -2,7 +2,7 @@
 // account, or ?id= for an admin), POST /upload/video/{id}, GET /edit/getGallery/{id},
 // POST /edit/deleteMedia/{id}, POST /edit/updateGalleryPos/{id}, GET /edit/deleteVideo/{id}, plus
 // POST /edit/deleteAllMedia/{id}, GET /edit/videoProgress/{id} and GET /edit/videoFile/{id}.
-// {id} is the account: its owner or an admin (ownerOf in onRequest, before any body is read).
+// {id} is the account: its owner or an admin (may('update', 'media') in onRequest, before any body is read).
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,9 +21,9 @@ import {
 } from '#shared/schemas/media.ts';
 import { Bytes, errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
 import type { AppContext } from '../../context';
-import { forbidden } from '../../lib/errors';
+import * as policy from '../../policies';
 import { requireCsrf, requireUser } from '../../plugins/session';
-import { ownerOf, signedIn } from '../auth/guards';
+import { may, signedIn } from '../auth/guards';
 import * as service from './media.service';
 import { readUpload, readUploadToFile } from './upload';
 
@@ -37,7 +37,7 @@ const uploadLimit = {
 };
 
 export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const owner = ownerOf('id');
+  const owner = may('update', 'media');
 
   app.post(
     '/upload/photo/:type',
@@ -49,7 +49,7 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => {
       const actor = requireUser(req);
       const userId = req.query.id ?? actor.id;
-      if (userId !== actor.id && actor.role !== 'admin') throw forbidden();
+      policy.authorize(actor, 'update', policy.media(userId));
       const upload = await readUpload(req, MEDIA_LIMITS.photoBytes);
       return { data: await service.uploadPhoto(ctx, { actor, userId, type: req.params.type, ...upload }) };
     },

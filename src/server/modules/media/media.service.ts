@@ -22,6 +22,7 @@ import type { Tx } from '../../db/client';
 import { writeAudit } from '../../db/audit';
 import { enqueue, type JobHandler } from '../../lib/jobs';
 import { forbidden, notFound, ValidationError } from '../../lib/errors';
+import * as policy from '../../policies';
 import type { Visibility } from '../../lib/media-store';
 import { positionOf } from '../listings/listings.service';
 import { bandNeighbours, hashBands, MediaRejected, processImage, type ProcessedImage } from './image-pipeline';
@@ -166,7 +167,7 @@ export async function uploadPhoto(
   input: { actor: Actor; userId: number; type: PhotoType; body: Buffer; declaredType: string },
 ): Promise<MediaItem> {
   const { userId, type } = input;
-  if (type === 'avatar' && input.actor.role !== 'admin') {
+  if (type === 'avatar' && !policy.can(input.actor, 'replaceAvatarFreely', policy.media(userId))) {
     const change = await avatarChange(ctx, userId, (await repo.avatarOf(ctx.db, userId)) !== null);
     if (!change.allowed)
       throw forbidden(msg('media.topupRequired', { position: change.position ?? 0, max: change.max_position }));

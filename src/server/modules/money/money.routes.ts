@@ -26,7 +26,7 @@ import { errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
 import { PageQuery } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
-import { adminOnly, ownerOf, sameOriginJson, signedIn } from '../auth/guards';
+import { adminOnly, may, sameOriginJson, signedIn } from '../auth/guards';
 import { refuseCardNumbers } from './card-guard';
 import * as money from './money.service';
 
@@ -125,7 +125,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.get(
     '/payment/getBankDetails/:id',
-    { onRequest: ownerOf('id'), schema: { params: IdParam, response: { 200: BankDetailsResponse } } },
+    { onRequest: may('read', 'money'), schema: { params: IdParam, response: { 200: BankDetailsResponse } } },
     async (req) => ({ data: money.getBankDetails(ctx, req.params.id) }),
   );
 

@@ -2,7 +2,7 @@
 // POST /edit/getAttribute/{id}, GET /getUpdateData/{id}, POST /update (the signed-in account's
 // profile, or `user_id` for an admin), GET /edit/getOverview/{id}/{days}; plus the city picker
 // GET /edit/findCities and the listings screen's GET /edit/getListings/{id}, POST /edit/setTourDates/{id}.
-// {id} is the account: its owner or an admin (ownerOf in onRequest, before any body is read).
+// {id} is the account: its owner or an admin (may('update', 'profile') in onRequest, before any body is read).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam } from '#shared/api/fields.ts';
 import {
@@ -21,11 +21,11 @@ import {
 import type { AppContext } from '../../context';
 import { callLanguage } from '../../lib/message-i18n';
 import { requireUser } from '../../plugins/session';
-import { ownerOf, signedIn } from '../auth/guards';
+import { may, signedIn } from '../auth/guards';
 import * as service from './profile-edit.service';
 
 export const profileEditRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const owner = ownerOf('id');
+  const owner = may('update', 'profile');
 
   app.get(
     '/getUpdateData/:id',

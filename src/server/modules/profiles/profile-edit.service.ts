@@ -21,7 +21,8 @@ import type { AppContext } from '../../context';
 import { lockAccount } from '../../db/account-lock';
 import { writeAudit } from '../../db/audit';
 import { pgErrorCode, type Tx } from '../../db/client';
-import { forbidden, notFound, ValidationError } from '../../lib/errors';
+import { notFound, ValidationError } from '../../lib/errors';
+import * as policy from '../../policies';
 import type { SessionUser } from '../../plugins/session';
 import { nameLanguage } from '../geo/city-names';
 import { slugify } from '../geo/slug';
@@ -125,9 +126,9 @@ async function edit(
   }
 }
 
-/** Only the owner, or an admin, edits a profile (the routes check the path's id; /update names it in the body). */
+/** The routes check the path's id; /update names the profile in the body, so it is asked here too. */
 function assertMayEdit(actor: Actor, userId: number) {
-  if (actor.id !== userId && actor.role !== 'admin') throw forbidden();
+  policy.authorize(actor, 'update', policy.profile(userId));
 }
 
 const nullIfEmpty = (v: string | undefined | null) => (v && v.trim() ? v.trim() : null);

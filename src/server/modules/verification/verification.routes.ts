@@ -8,12 +8,12 @@ import { Bytes, errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
 import { PhotoIdParams, VerificationStateResponse } from '#shared/schemas/verification.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
-import { adminOnly, ownerOf } from '../auth/guards';
+import { adminOnly, may } from '../auth/guards';
 import { readUpload } from '../media/upload';
 import * as service from './verification.service';
 
 export const verificationRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const owner = ownerOf('id');
+  const owner = may('update', 'account');
 
   app.get(
     '/edit/getVerification/:id',
