@@ -27,11 +27,36 @@ async function behaves(limiter: RateLimiter, sleep: (ms: number) => Promise<void
   expect((await limiter.peek('a')).count).toBe(0);
 }
 
+/** release takes back one attempt of its own window, and never lowers a later window's count. */
+async function releases(limiter: RateLimiter, sleep: (ms: number) => Promise<void>) {
+  await limiter.hit('r', 300);
+  const mine = limiter.slotOf('r', 300, await limiter.hit('r', 300));
+  await limiter.release(mine);
+  expect((await limiter.peek('r')).count).toBe(1);
+  // Released again (a bug or a retry): never below zero.
+  await limiter.release(mine);
+  await limiter.release(mine);
+  expect((await limiter.peek('r')).count).toBe(0);
+  const old = limiter.slotOf('r', 300, await limiter.hit('r', 300));
+  await sleep(350);
+  expect((await limiter.hit('r', 300)).count).toBe(1);
+  await limiter.release(old);
+  expect((await limiter.peek('r')).count).toBe(1);
+}
+
 describe('MemoryRateLimiter', () => {
   it('counts in fixed windows', async () => {
     let now = 1_000_000;
     const limiter = new MemoryRateLimiter(() => now);
     await behaves(limiter, async (ms) => {
+      now += ms;
+    });
+  });
+
+  it('hands back an attempt within its own window only', async () => {
+    let now = 1_000_000;
+    const limiter = new MemoryRateLimiter(() => now);
+    await releases(limiter, async (ms) => {
       now += ms;
     });
   });
@@ -47,6 +72,12 @@ describe('RedisRateLimiter (real Redis)', () => {
     const limiter = new RedisRateLimiter(REDIS_URL, prefix());
     limiters.push(limiter);
     await behaves(limiter, (ms) => new Promise((r) => setTimeout(r, ms)));
+  });
+
+  it('hands back an attempt within its own window only', async () => {
+    const limiter = new RedisRateLimiter(REDIS_URL, prefix());
+    limiters.push(limiter);
+    await releases(limiter, (ms) => new Promise((r) => setTimeout(r, ms)));
   });
 
   it('counts atomically under concurrent hits', async () => {

@@ -9,12 +9,33 @@ export interface WindowCount {
   resetInMs: number;
 }
 
+/** One attempt taken by `hit`, to be handed back by `release`: the key and the window it was counted in. */
+export interface Slot {
+  key: string;
+  /** When that window ends, by the limiter's own clock (memory) or the wall clock (Redis). */
+  windowEndsAt: number;
+  windowMs: number;
+}
+
+/**
+ * How far a window's end may seem to move between `hit` and `release` (clock reads, the trip to Redis):
+ * a second, but never so much that the next window (which ends a whole window later) could pass for it.
+ */
+const slack = (slot: Slot) => Math.min(1000, slot.windowMs / 4);
+
 export interface RateLimiter {
   /** The key's count in its current window, without adding to it. */
   peek(key: string): Promise<WindowCount>;
   /** Adds one to the key's count; the window starts at the first hit and lasts windowMs. */
   hit(key: string, windowMs: number): Promise<WindowCount>;
   reset(key: string): Promise<void>;
+  /**
+   * Takes back one attempt `hit` counted, if its window is still the current one: a later window's
+   * counts (failures of someone else) are never lowered by an attempt of an earlier one.
+   */
+  release(slot: Slot): Promise<void>;
+  /** The slot a `hit(key, windowMs)` that answered `count` took. */
+  slotOf(key: string, windowMs: number, count: WindowCount): Slot;
   close(): Promise<void>;
 }
 
@@ -53,6 +74,15 @@ export class MemoryRateLimiter implements RateLimiter {
     this.entries.delete(key);
   }
 
+  slotOf(key: string, windowMs: number, count: WindowCount): Slot {
+    return { key, windowMs, windowEndsAt: this.now() + count.resetInMs };
+  }
+
+  async release(slot: Slot): Promise<void> {
+    const e = this.live(slot.key);
+    if (e && Math.abs(e.expiresAt - slot.windowEndsAt) <= slack(slot) && e.count > 0) e.count -= 1;
+  }
+
   async close(): Promise<void> {
     this.entries.clear();
   }
@@ -72,6 +102,16 @@ if t < 0 then
   t = tonumber(ARGV[1])
 end
 return {c, t}
+`;
+
+// DECR only within the window the attempt was counted in: the key's remaining time must be what the
+// slot says is left (within the slack); a new window has a whole window more.
+const RELEASE_SCRIPT = `
+local t = redis.call('PTTL', KEYS[1])
+if t > 0 and math.abs(t - tonumber(ARGV[1])) <= tonumber(ARGV[2]) and tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0
 `;
 
 export class RedisRateLimiter implements RateLimiter {
@@ -99,6 +139,15 @@ export class RedisRateLimiter implements RateLimiter {
 
   async reset(key: string): Promise<void> {
     await this.redis.del(this.prefix + key);
+  }
+
+  slotOf(key: string, windowMs: number, count: WindowCount): Slot {
+    return { key, windowMs, windowEndsAt: Date.now() + count.resetInMs };
+  }
+
+  async release(slot: Slot): Promise<void> {
+    const left = String(slot.windowEndsAt - Date.now());
+    await this.redis.eval(RELEASE_SCRIPT, 1, this.prefix + slot.key, left, String(slack(slot)));
   }
 
   async close(): Promise<void> {

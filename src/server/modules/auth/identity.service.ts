@@ -23,7 +23,7 @@ import {
   rememberAddress,
   rememberDevice,
 } from './known-devices';
-import { LIMITS, type LimitCheck, reserve, resetLimit } from './limits';
+import { LIMITS, type LimitCheck, release, reserve, resetLimit, typedSubject } from './limits';
 import { passwordProblem } from './password-policy';
 import { endSession, type NewSession, startSession } from './session.service';
 import { randomSecret } from './tokens';
@@ -98,8 +98,8 @@ export async function register(ctx: AppContext, { body, client, language, log }:
   // The address first, then the two names tried: the answer tells whether they are taken (0100, 0807).
   await reserve(ctx, [
     [perAddress, client.address],
-    [LIMITS.registerTarget, `email:${body.email.trim()}`],
-    [LIMITS.registerTarget, `username:${body.username.trim()}`],
+    [LIMITS.registerTarget, typedSubject(ctx, 'email', body.email)],
+    [LIMITS.registerTarget, typedSubject(ctx, 'username', body.username)],
   ]);
   const errors: Record<string, Text[]> = {};
   const problem = passwordProblem(body.password, body);
@@ -160,13 +160,17 @@ export async function checkCredentials(ctx: AppContext, client: ClientInfo, logi
     ? [LIMITS.loginDevice, `${device.accountId}:${device.nonce}`]
     : account && knownAddress
       ? [LIMITS.loginKnownAddress, addressKey(ctx, account.id, client.address)]
-      : [LIMITS.loginAccount, account ? `id:${account.id}` : `login:${login.trim().toLowerCase()}`];
+      : [LIMITS.loginAccount, account ? `id:${account.id}` : typedSubject(ctx, 'login', login)];
   // The address first: a blocked address does not count against the accounts it names.
-  await reserve(ctx, [[LIMITS.loginAddress, client.address], accountCheck]);
+  const [addressSlot] = await reserve(ctx, [[LIMITS.loginAddress, client.address], accountCheck]);
   const ok = account
     ? await verifyPassword(account.passwordHash, password)
     : (await verifyPassword(await dummyPasswordHash(), password), false);
   if (!account || !ok || account.status === 'deleted') throw ValidationError.field('login', BAD_CREDENTIALS);
+  // A right password is no failure: it hands back its own place in the address's count (an office or a
+  // carrier's shared address is not locked by its people signing in) but leaves the failures counted
+  // there, or an account of an attacker's own would wipe them between guesses (0102).
+  await release(ctx, addressSlot);
   await resetLimit(ctx, accountCheck[0], accountCheck[1]);
   if (account.status === 'suspended') throw forbidden(msg('auth.suspended'));
   return account;

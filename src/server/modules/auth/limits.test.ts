@@ -74,6 +74,36 @@ describe.each(['memory', 'redis'] as const)('brute-force limits with the %s limi
     expect(counts[429]).toBeGreaterThanOrEqual(PARALLEL - LIMITS.loginAddress.max);
   });
 
+  it('lets 25 people sign in from one shared address, and still locks it after 20 wrong passwords (0102)', async () => {
+    const office = `10.${run[0]}.${run[1]}.230`;
+    const people = [];
+    for (let i = 0; i < 25; i++) people.push((await createAdvertiser(t.ctx, { passwordHash })).account);
+    // One after another, as an office or a carrier's shared address sends them: every one gets in.
+    const codes = [];
+    for (const person of people) codes.push((await login(person.username, PASSWORD, office)).statusCode);
+    expect(codes).toEqual(people.map(() => 200));
+    // Wrong passwords still count there: 19 now, a success between them changes nothing, the 20th is
+    // the last one checked and then the address is locked, right password or not.
+    for (let i = 0; i < 19; i++)
+      expect((await login(`nobody_${i}_${run.toString('hex')}`, 'wrong one', office)).statusCode).toBe(422);
+    expect((await login(people[0].username, PASSWORD, office)).statusCode).toBe(200);
+    expect((await login(people[1].username, 'wrong one', office)).statusCode).toBe(422);
+    expect((await login(people[2].username, PASSWORD, office)).statusCode).toBe(429);
+    expect((await login(people[3].username, 'wrong again', office)).statusCode).toBe(429);
+  });
+
+  it('keeps no typed login name in a limiter key', async () => {
+    const marker = crypto.randomBytes(8).toString('hex');
+    const typed = `typed_${marker}@example.test`;
+    expect((await login(typed, 'wrong one', `10.${run[0]}.${run[1]}.231`)).statusCode).toBe(422);
+    const keys =
+      t.ctx.limiter instanceof RedisRateLimiter
+        ? await t.ctx.limiter.redis.keys(`${t.ctx.limiter['prefix']}*`)
+        : [...(t.ctx.limiter as unknown as { entries: Map<string, unknown> }).entries.keys()];
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.filter((k) => k.includes(marker))).toEqual([]);
+  });
+
   const loginWith = (login: string, password: string, remoteAddress: string, kd?: string) =>
     t.app.inject({
       method: 'POST',

@@ -3,9 +3,11 @@
 // in process or in Redis) and the attempt goes ahead only when the new count is within the limit.
 // A failed check refunds nothing. Reading the count first and adding to it after the check would let
 // simultaneous guesses all pass one stale count (issue 8, docs/decisions/0800).
+import crypto from 'node:crypto';
 import { msg } from '#shared/api/messages.ts';
 import type { AppContext } from '../../context';
 import { tooManyRequests } from '../../lib/errors';
+import type { Slot } from '../../lib/rate-limiter';
 
 export interface Limit {
   name: string;
@@ -45,15 +47,34 @@ export type LimitCheck = [Limit, string | number];
 export const limitKey = (limit: Limit, subject: string | number) => `${limit.name}:${String(subject).toLowerCase()}`;
 
 /**
+ * A subject someone typed (a login name, an email address) as it may appear in a limiter key: an HMAC,
+ * never the text, so whatever was typed (a card number, an address) is not kept in Redis (issue 21).
+ */
+export const typedSubject = (ctx: AppContext, kind: string, text: string) =>
+  `${kind}:${crypto.createHmac('sha256', ctx.secret).update(`limit|${kind}|${text.trim().toLowerCase()}`).digest('hex').slice(0, 32)}`;
+
+/**
  * Reserves one attempt under each limit, in the order given, and throws 429 at the first one that
  * this attempt takes over its maximum; the limits after it are not counted (a blocked address does
  * not add to the counts of the accounts it names). Call it before the password, PIN or send it guards.
  */
-export async function reserve(ctx: AppContext, checks: LimitCheck[]): Promise<void> {
+export async function reserve(ctx: AppContext, checks: LimitCheck[]): Promise<Slot[]> {
+  const slots: Slot[] = [];
   for (const [limit, subject] of checks) {
-    const { count, resetInMs } = await ctx.limiter.hit(limitKey(limit, subject), limit.windowMs);
-    if (count > limit.max) throw rateLimited(resetInMs);
+    const key = limitKey(limit, subject);
+    const counted = await ctx.limiter.hit(key, limit.windowMs);
+    if (counted.count > limit.max) throw rateLimited(counted.resetInMs);
+    slots.push(ctx.limiter.slotOf(key, limit.windowMs, counted));
   }
+  return slots;
+}
+
+/**
+ * Hands back the one attempt `reserve` took under a limit, when it turned out to be no failure (a right
+ * password from a shared address): the failures counted there before it stay (0102).
+ */
+export async function release(ctx: AppContext, slot: Slot): Promise<void> {
+  await ctx.limiter.release(slot);
 }
 
 /** A success ends the count of failures for its subject (the right password was given). */

@@ -11,7 +11,7 @@ import type { SessionUser } from '../../plugins/session';
 import * as repo from './auth.repo';
 import { deliver, type Log, mails } from './emails';
 import { assertPasswordAllowed, reauthenticate } from './identity.service';
-import { LIMITS, reserve, resetLimit } from './limits';
+import { LIMITS, reserve, resetLimit, typedSubject } from './limits';
 import { INVALID_LINK, isLive, issueLink, tokenOfLink } from './one-time-links';
 import { endAccessInto } from './session.service';
 
@@ -29,7 +29,7 @@ export async function forgotPassword(
   // Limits count every request, known address or not, so a 429 tells nothing about the account.
   await reserve(ctx, [
     [LIMITS.forgotAddress, address],
-    [LIMITS.forgotEmail, email],
+    [LIMITS.forgotEmail, typedSubject(ctx, 'email', email)],
   ]);
   const account = await repo.findAccountByLogin(ctx.db, email);
   if (account && account.status !== 'deleted') {
