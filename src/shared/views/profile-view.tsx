@@ -410,7 +410,14 @@ function Details({ profile, t, lang, head }: { profile: Profile; t: Translate; l
       t('profile.languages'),
       profile.languages.map((code) => languageName(code, lang)).join(', '),
     ]);
-  if (profile.personality.length) rows.push(['personality', t('profile.personality'), profile.personality.join(', ')]);
+  if (profile.personality.length)
+    rows.push([
+      'personality',
+      t('profile.personality'),
+      profile.personality
+        .map((trait) => t(`traits.${trait}`, { defaultValue: trait.replace(/_/g, ' ') }))
+        .join(', '),
+    ]);
   if (profile.landmark) rows.push(['landmark', t('profile.landmark'), profile.landmark]);
   if (rows.length === 0) return null;
   return (
