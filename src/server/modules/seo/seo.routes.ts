@@ -22,7 +22,7 @@ export const seoRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   app.get(
     '/sitemap-directory.xml',
     { schema: { response: sitemapAnswer('The directory pages: countries and cities.') } },
-    async (req, reply) => reply.type(xml).send(await seo.sitemapDirectory(ctx, seo.baseUrl(ctx, req.host))),
+    async (req, reply) => reply.type(xml).send(await seo.sitemapDirectory(ctx, req.host)),
   );
   app.get(
     '/sitemap-profiles-:n.xml',
@@ -33,7 +33,7 @@ export const seoRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
       },
     },
     async (req, reply) => {
-      const body = await seo.sitemapProfiles(ctx, seo.baseUrl(ctx, req.host), req.params.n);
+      const body = await seo.sitemapProfiles(ctx, req.host, req.params.n);
       if (!body) throw notFound();
       return reply.type(xml).send(body);
     },

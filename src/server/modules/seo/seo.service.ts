@@ -20,6 +20,7 @@ import * as repo from './seo.repo';
 import type { PageRenderer } from './seo.html';
 import { escapeHtml } from '../../lib/html';
 
+// Profiles per sitemap file: each is listed once per language (4), under the protocol's 50,000 URLs a file.
 export const SITEMAP_CHUNK = 10_000;
 
 export function baseUrl(ctx: AppContext, host?: string) {
@@ -79,34 +80,56 @@ export async function sitemapIndex(ctx: AppContext, base: string) {
   );
 }
 
-function urlset(urls: Array<{ loc: string; lastmod?: string }>) {
+/**
+ * Each page once per language, every entry naming all its language versions (and x-default) as
+ * xhtml:link alternates: the same addresses as the page's own hreflang links (languageUrls), so a
+ * search engine finds the German and Spanish pages without crawling the English one first.
+ */
+function urlset(ctx: AppContext, host: string | undefined, pages: Array<{ path: string; lastmod?: string }>) {
+  const entries = pages.flatMap(({ path, lastmod }) => {
+    const urls = languageUrls(ctx, host, path);
+    const links = (Object.entries(urls) as Array<[string, string]>)
+      .map(([lang, href]) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${escapeXml(href)}"/>`)
+      .join('');
+    return LANGUAGES.map(
+      (lang) =>
+        `  <url><loc>${escapeXml(urls[lang])}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}${links}</url>`,
+    );
+  });
   return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
-    urls
-      .map((u) => `  <url><loc>${escapeXml(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
-      .join('\n') +
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' +
+    entries.join('\n') +
     '\n</urlset>\n'
   );
 }
 
-export async function sitemapDirectory(ctx: AppContext, base: string) {
+export async function sitemapDirectory(ctx: AppContext, host: string | undefined) {
   const pages = await repo.directoryPages(ctx.db, ctx.now());
-  const urls = [`${base}/`, `${base}/countries`];
+  const paths = ['/', '/countries'];
   const countries = new Set<string>();
   for (const p of pages) {
     if (!countries.has(p.country)) {
       countries.add(p.country);
-      urls.push(`${base}/escorts/${p.country}`);
+      paths.push(`/escorts/${p.country}`);
     }
-    if (p.city) urls.push(`${base}/escorts/${p.country}/${p.city}`);
+    if (p.city) paths.push(`/escorts/${p.country}/${p.city}`);
   }
-  return urlset(urls.map((loc) => ({ loc })));
+  return urlset(
+    ctx,
+    host,
+    paths.map((path) => ({ path })),
+  );
 }
 
-export async function sitemapProfiles(ctx: AppContext, base: string, n: number) {
+export async function sitemapProfiles(ctx: AppContext, host: string | undefined, n: number) {
   const rows = await repo.listedProfileIds(ctx.db, SITEMAP_CHUNK, (n - 1) * SITEMAP_CHUNK);
   if (!rows.length) return null;
-  return urlset(rows.map((r) => ({ loc: `${base}/profile/${r.user_id}`, lastmod: r.updated_at.slice(0, 10) })));
+  return urlset(
+    ctx,
+    host,
+    rows.map((r) => ({ path: `/profile/${r.user_id}`, lastmod: r.updated_at.slice(0, 10) })),
+  );
 }
 
 export interface PageMeta {

@@ -131,6 +131,42 @@ describe('pages search engines read', () => {
   });
 });
 
+describe('the sitemap in every language (issue 23, item 14)', () => {
+  const hreflangs = (html: string) =>
+    Object.fromEntries(
+      [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map((m) => [m[1], m[2]]),
+    );
+  const entries = (xml: string) =>
+    [...xml.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>[^<]*<\/lastmod>)?((?:<xhtml:link [^>]*\/>)*)<\/url>/g)].map(
+      (m) => ({
+        loc: m[1].replace(/&amp;/g, '&'),
+        links: Object.fromEntries(
+          [...m[2].matchAll(/<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>/g)].map((l) => [
+            l[1],
+            l[2].replace(/&amp;/g, '&'),
+          ]),
+        ),
+      }),
+    );
+
+  it.each([
+    ['/sitemap-profiles-1.xml', () => `/profile/${ids.anna}`],
+    ['/sitemap-directory.xml', () => '/escorts/germany/berlin'],
+  ])('%s lists each page once per language, with the alternates the page itself names', async (file, page) => {
+    const xml = (await app.inject({ method: 'GET', url: file })).body;
+    expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
+    const html = (await app.inject({ method: 'GET', url: page() })).body;
+    const own = hreflangs(html);
+    expect(Object.keys(own).sort()).toEqual(['de', 'en', 'es', 'pt', 'x-default']);
+    const all = entries(xml);
+    const mine = all.filter((e) => Object.values(own).includes(e.loc));
+    // Once per language: en, de, es, pt (x-default is the English address, not a page of its own).
+    expect(mine.map((e) => e.loc).sort()).toEqual([own.en, own.de, own.es, own.pt].sort());
+    for (const entry of mine) expect(entry.links).toEqual(own);
+    expect(new Set(all.map((e) => e.loc)).size).toBe(all.length);
+  });
+});
+
 describe('the sitemap and the app clock', () => {
   it('drops a city page once the app clock passes the expiry of its only listing (the database clock has not)', async () => {
     const realNow = t.ctx.now;
