@@ -35,7 +35,7 @@ function newestMtime(p: string): number {
  */
 export function buildIfStale(testHooks: boolean): void {
   const marker = path.join(root, 'dist/client/build-id.txt');
-  const inputs = ['src/client', 'src/shared', 'index.html', 'vite.config.ts'].map((p) => path.join(root, p));
+  const inputs = ['src/client', 'src/shared', 'public', 'index.html', 'vite.config.ts'].map((p) => path.join(root, p));
   const builtAt = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
   const hasHooks = fs.existsSync(path.join(root, 'dist/client/test-hooks.txt'));
   if (builtAt && hasHooks === testHooks && Math.max(...inputs.map(newestMtime)) <= builtAt) return;
