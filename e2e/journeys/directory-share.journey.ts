@@ -34,6 +34,16 @@ test('directory: share bar popups, copy messages, Tumblr counter @375x812', asyn
       opened.push({ url: String(url), target: target ?? '', features: features ?? '' });
       return { opener: window, closed: false } as unknown as Window;
     };
+    // A phone's share sheet (Chromium on Linux has none): what the page hands it is recorded.
+    const sheet: ShareData[] = [];
+    (window as unknown as { __shared: ShareData[] }).__shared = sheet;
+    Object.defineProperty(navigator, 'share', {
+      configurable: true,
+      value: (data: ShareData) => {
+        sheet.push(data);
+        return Promise.resolve();
+      },
+    });
   });
 
   const country = await busiestCountry(page, baseUrl);
@@ -50,6 +60,17 @@ test('directory: share bar popups, copy messages, Tumblr counter @375x812', asyn
   const xLink = bar.getByRole('link', { name: 'Share on X' });
   await expect(xLink).toHaveCount(1);
   await expect(xLink.locator('path'), 'the X logo, not a two-line cross').toHaveAttribute('d', /^[\s\S]{41,}$/);
+  // ...and drawn: filled (its outline has stroke="none"), not blank (issue 23, item 10).
+  assert.notEqual(await xLink.locator('path').evaluate((p) => getComputedStyle(p).fill), 'none');
+  // A phone's own share sheet comes first, the spec's bar beside it.
+  const first = bar.locator('li').first().locator('[data-network]');
+  await expect(first).toHaveAttribute('data-network', 'native');
+  await expect(first).toHaveText('Share…');
+  await first.click();
+  const sheet = await page.evaluate(() => (window as unknown as { __shared: ShareData[] }).__shared);
+  assert.equal(sheet.length, 1);
+  assert.equal(sheet[0].url, `${baseUrl}/profile/${items[0].id}`);
+  assert.ok(sheet[0].title, 'the profile title goes with the address');
   await page.waitForTimeout(300);
   assert.equal(tumblrAsked, 1, 'the count is asked for once the bar is seen');
   await expect(bar.getByTestId('tumblr-count'), 'a failed count shows nothing').toHaveCount(0);
@@ -109,6 +130,12 @@ test('directory: share bar popups, copy messages, Tumblr counter @375x812', asyn
   await bar.getByRole('button', { name: 'Copy URL' }).click();
   await notice.getByText('Sorry, unable to copy to clipboard.').waitFor();
   await notice.getByRole('button', { name: 'OK' }).click();
+
+  // A desktop (wide, fine pointer) keeps the spec's bar alone.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(bar.locator('[data-network="native"]')).toHaveCount(0);
+  await expect(bar.locator('[data-network="x"] path')).toBeVisible();
+  await shot('3-desktop-bar');
 });
 
 test('directory: Tumblr counter shortened, share buttons from 768 px @375x812', async ({ page, baseUrl, shot }) => {

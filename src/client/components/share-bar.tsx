@@ -1,7 +1,9 @@
 // Share bar of spec section 2. Each network is a real link (middle click, no popup blocker trouble)
 // that a plain click opens in a centred 500 x 500 popup instead. The Tumblr counter asks Tumblr only
-// once the bar is on screen: a visitor who never scrolls to it sends nothing to a third party.
-import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+// once the bar is on screen: a visitor who never scrolls to it sends nothing to a third party. On a
+// phone the system's own share sheet (navigator.share) comes first: it reaches every app the visitor
+// has, the spec's networks stay beside it for those it does not list.
+import { useEffect, useRef, useState, useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '#client/lib/dialogs.ts';
 import {
@@ -14,7 +16,28 @@ import {
   type ShareNetwork,
 } from '#client/lib/share.ts';
 
-const ICONS: Record<ShareNetwork | 'copy', ReactNode> = {
+type IconName = ShareNetwork | 'copy' | 'native';
+
+/** Phones (narrow or touch) with a share sheet; a desktop keeps the spec's bar alone. */
+const NATIVE_SHARE_MEDIA = '(max-width: 767px), (pointer: coarse)';
+
+function nativeShareAvailable(): boolean {
+  return (
+    typeof navigator !== 'undefined' &&
+    typeof navigator.share === 'function' &&
+    typeof window.matchMedia === 'function' &&
+    window.matchMedia(NATIVE_SHARE_MEDIA).matches
+  );
+}
+
+function watchNativeShare(changed: () => void): () => void {
+  if (typeof window.matchMedia !== 'function') return () => undefined;
+  const media = window.matchMedia(NATIVE_SHARE_MEDIA);
+  media.addEventListener('change', changed);
+  return () => media.removeEventListener('change', changed);
+}
+
+const ICONS: Record<IconName, ReactNode> = {
   // The X logo (simple-icons, CC0): a plain cross read as "close" on phones.
   x: (
     <path
@@ -36,6 +59,18 @@ const ICONS: Record<ShareNetwork | 'copy', ReactNode> = {
       <path d="M3.5 7l8.5 6 8.5-6" fill="none" strokeWidth="2" />
     </>
   ),
+  native: (
+    <>
+      <path
+        d="M12 3v12M7.5 7.5L12 3l4.5 4.5"
+        fill="none"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+      <path d="M6 11H5v9h14v-9h-1" fill="none" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+    </>
+  ),
   copy: (
     <>
       <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" fill="none" strokeWidth="2" strokeLinecap="round" />
@@ -44,7 +79,7 @@ const ICONS: Record<ShareNetwork | 'copy', ReactNode> = {
   ),
 };
 
-function Icon({ name }: { name: ShareNetwork | 'copy' }) {
+function Icon({ name }: { name: IconName }) {
   return (
     <svg
       className="share__icon"
@@ -65,6 +100,8 @@ export function ShareBar({ url, title }: { url: string; title: string }) {
   const { t } = useTranslation('directory');
   const bar = useRef<HTMLDivElement>(null);
   const [count, setCount] = useState<{ url: string; value: number } | null>(null);
+  // Known only in the browser: the server's first HTML has no share sheet to offer.
+  const native = useSyncExternalStore(watchNativeShare, nativeShareAvailable, () => false);
 
   useEffect(() => {
     const element = bar.current;
@@ -101,11 +138,32 @@ export function ShareBar({ url, title }: { url: string; title: string }) {
     });
   };
 
+  const shareNatively = async () => {
+    try {
+      await navigator.share({ title, url });
+    } catch {
+      // Dismissed by the visitor (AbortError) or refused: the bar beside it is still there.
+    }
+  };
+
   const shown = count && count.url === url && count.value > 0 ? count.value : null;
 
   return (
     <div className="share" ref={bar} role="group" aria-label={t('share.label')} data-testid="share-bar">
       <ul className="share__list">
+        {native && (
+          <li>
+            <button
+              type="button"
+              className="share__button share__button--native"
+              onClick={() => void shareNatively()}
+              data-network="native"
+            >
+              <Icon name="native" />
+              <span className="share__text">{t('share.native')}</span>
+            </button>
+          </li>
+        )}
         {SHARE_NETWORKS.map((network) => (
           <li key={network}>
             <a

@@ -31,7 +31,9 @@ const timer = (id: number, timezone: string | null, next: string, last: string |
   user_id: id,
   screen_name: `Timer ${id}`,
   timezone,
-  last_run: last ? { id, timer_id: id, slot_at: last, status: 'succeeded' as const, amount: 500, reason: null } : null,
+  last_run: last
+    ? { id, timer_id: id, slot_at: last, status: 'succeeded' as const, amount: 500, reason: null, created_at: last }
+    : null,
   failures: 0,
 });
 
