@@ -10,6 +10,13 @@ import { SearchBox } from '#client/components/search-box.tsx';
 
 const isNarrow = () => window.matchMedia(`(max-width: ${NARROW_BREAKPOINT}px)`).matches;
 
+/**
+ * Screens where a visitor looks for someone: the search box stays in the bar there, not behind the menu
+ * on a phone (issue 23, item 11); on the search page it holds the query to refine.
+ */
+const DIRECTORY_SCREEN = /^\/($|countries\/?$|search\/?$|bookmarks\/?$|(escorts|female|male|trans|dom)(\/|$))/;
+export const searchInBar = (pathname: string) => DIRECTORY_SCREEN.test(pathname);
+
 export function TopBar({
   width,
   user,
@@ -25,6 +32,7 @@ export function TopBar({
   const { t } = useTranslation();
   const location = useLocation();
   const [open, setOpen] = useState(false);
+  const inBar = searchInBar(location.pathname);
 
   // A followed link closes the collapsed menu on narrow screens.
   useEffect(() => setOpen(false), [location.pathname]);
@@ -49,13 +57,16 @@ export function TopBar({
           {/* One label in both states (aria-expanded tells which), so the bar never re-wraps. */}
           {t('nav.open')}
         </button>
+        {inBar && <SearchBox className="search--bar" onSearched={() => setOpen(false)} />}
         <div id="main-menu" className={`menu${open ? ' menu--open' : ''}`}>
-          <SearchBox
-            onSearched={() => {
-              // Spec: on narrow screens the collapsible menu is toggled after searching.
-              if (isNarrow()) setOpen((value) => !value);
-            }}
-          />
+          {!inBar && (
+            <SearchBox
+              onSearched={() => {
+                // Spec: on narrow screens the collapsible menu is toggled after searching.
+                if (isNarrow()) setOpen((value) => !value);
+              }}
+            />
+          )}
           {/* Spec section 2: admins also get the admin search box (no minimum length). */}
           {adminSearch}
           <LanguageSwitcher user={user} />

@@ -25,7 +25,12 @@ export function AdminSearchBox({ className }: { className?: string }) {
   };
 
   return (
-    <form className={`search search--admin${className ? ` ${className}` : ''}`} role="search" onSubmit={submit}>
+    <form
+      className={`search search--admin${className ? ` ${className}` : ''}`}
+      role="search"
+      aria-label={t('adminSearch.label')}
+      onSubmit={submit}
+    >
       <label className="visually-hidden" htmlFor={id}>
         {t('adminSearch.label')}
       </label>
