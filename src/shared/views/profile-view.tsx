@@ -414,9 +414,7 @@ function Details({ profile, t, lang, head }: { profile: Profile; t: Translate; l
     rows.push([
       'personality',
       t('profile.personality'),
-      profile.personality
-        .map((trait) => t(`traits.${trait}`, { defaultValue: trait.replace(/_/g, ' ') }))
-        .join(', '),
+      profile.personality.map((trait) => t(`traits.${trait}`, { defaultValue: trait.replace(/_/g, ' ') })).join(', '),
     ]);
   if (profile.landmark) rows.push(['landmark', t('profile.landmark'), profile.landmark]);
   if (rows.length === 0) return null;
