@@ -66,6 +66,53 @@ function clientZones() {
   ];
 }
 
+/**
+ * Two features never import each other, whatever the files (issue 22 item 3): one depends on the other,
+ * or what both need moves down to components/ or lib/. A file-level cycle is dpdm's (npm run cycles);
+ * this sees the folder-level one, where auth/api.ts -> account and account/cards.tsx -> auth close no
+ * file cycle. Each lint run reads every feature's imports once from disk.
+ */
+const FEATURE_IMPORT = /['"]#client\/features\/([^/'"]+)\//g;
+let featureGraph = null;
+function featureImports() {
+  if (featureGraph) return featureGraph;
+  featureGraph = new Map();
+  const root = new URL('src/client/features/', import.meta.url);
+  for (const area of fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    const targets = new Set();
+    const files = fs.readdirSync(new URL(`${area.name}/`, root), { recursive: true, withFileTypes: true });
+    for (const file of files.filter((f) => f.isFile() && /\.tsx?$/.test(f.name))) {
+      const text = fs.readFileSync(`${file.parentPath}/${file.name}`, 'utf8');
+      for (const [, target] of text.matchAll(FEATURE_IMPORT)) if (target !== area.name) targets.add(target);
+    }
+    featureGraph.set(area.name, targets);
+  }
+  return featureGraph;
+}
+const featuresOneWay = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const own = /src\/client\/features\/([^/]+)\//.exec(context.filename.replaceAll('\\', '/'))?.[1];
+    if (!own) return {};
+    const check = (node) => {
+      const source = node.source?.type === 'Literal' ? String(node.source.value) : '';
+      const other = /^#client\/features\/([^/]+)\//.exec(source)?.[1];
+      if (other && other !== own && featureImports().get(other)?.has(own)) {
+        context.report({
+          node,
+          message: `features/${own} and features/${other} import each other: let one depend on the other, or move what both need to components/ or lib/.`,
+        });
+      }
+    };
+    return {
+      ImportDeclaration: check,
+      ImportExpression: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-results/**', 'src/server/db/migrations/**'] },
   js.configs.recommended,
@@ -111,6 +158,11 @@ export default tseslint.config(
     },
   },
   ...clientZones(),
+  {
+    files: ['src/client/features/**/*.{ts,tsx}'],
+    plugins: { house: { rules: { 'features-one-way': featuresOneWay } } },
+    rules: { 'house/features-one-way': 'error' },
+  },
   {
     files: ['src/server/**'],
     rules: {

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -30,7 +31,7 @@ afterAll(() => {
 const eslint = new ESLint({
   cwd: root,
   overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
-  ruleFilter: ({ ruleId }) => ruleId.startsWith('no-restricted-'),
+  ruleFilter: ({ ruleId }) => ruleId.startsWith('no-restricted-') || ruleId.startsWith('house/'),
 });
 
 async function messages(file: string) {
@@ -47,5 +48,30 @@ describe('lint rules of issue 22', () => {
     const inside = plant(`src/server/policies/zz-planted-${tag}.ts`, code);
     expect((await messages(outside)).join('\n')).toMatch(/Ask src\/server\/policies/);
     expect(await messages(inside)).toEqual([]);
+  }, 120_000);
+
+  it('refuses two features that import each other, and lets one depend on the other', async () => {
+    // features/account already imports features/auth (its password and username fields).
+    const back = plant(
+      `src/client/features/auth/zz-planted-${tag}.ts`,
+      "export { accountKeys } from '#client/features/account/index.ts';\n",
+    );
+    const oneWay = plant(
+      `src/client/features/help/zz-planted-${tag}.ts`,
+      "export { UsernameField } from '#client/features/auth/index.ts';\n",
+    );
+    expect((await messages(back)).join('\n')).toMatch(/features\/auth and features\/account import each other/);
+    expect((await messages(oneWay)).join('\n')).not.toMatch(/import each other/);
+  }, 120_000);
+
+  it('npm run cycles fails on a cycle made of type imports alone', () => {
+    const dir = `src/server/modules/zz-planted-${tag}`;
+    const a = plant(`${dir}/a.ts`, "import type { B } from './b';\nexport type A = { b?: B };\n");
+    plant(`${dir}/b.ts`, "import type { A } from './a';\nexport type B = { a?: A };\n");
+    const script = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.cycles as string;
+    // The script's own flags, with the planted file as the entry instead of the app's.
+    const flags = script.split(' ').filter((word) => word.startsWith('-') || /^circular:/.test(word));
+    const run = () => execFileSync('npx', ['dpdm', ...flags, a], { cwd: root, stdio: 'pipe' });
+    expect(run).toThrow();
   }, 120_000);
 });

@@ -13,13 +13,9 @@ import type {
 } from '#shared/schemas/account.ts';
 import { currentUserKey, useSessionEnded } from '#client/lib/app-data.ts';
 import { api } from '#client/lib/api.ts';
+import { accountKeys, linkedAccountsKey } from '#client/lib/query-keys.ts';
 
 export type { AccountView };
-
-export const accountKeys = {
-  all: ['account'] as const,
-  account: (id: number) => ['account', id] as const,
-};
 
 export async function fetchAccount(id: number, signal?: AbortSignal): Promise<AccountView> {
   return (await api<AccountResponse>(`/account/${id}`, { signal })).data;
@@ -49,9 +45,6 @@ export const deleteAccount = (id: number, body: DeleteAccountBody) => change(id,
 /** Which cached answers a change makes stale: the account screen, and the user data when it shows there too. */
 type Stale = 'nothing' | 'account' | 'account and user' | 'links';
 
-/** authKeys.links of features/auth/api.ts (which imports this file): a new password ends every link. */
-const LINKS_KEY = ['auth', 'links'] as const;
-
 function useAccountChange<B>(id: number, call: (id: number, body: B) => Promise<NotificationBody>, stale: Stale) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -60,7 +53,7 @@ function useAccountChange<B>(id: number, call: (id: number, body: B) => Promise<
       Promise.all([
         stale !== 'nothing' && queryClient.invalidateQueries({ queryKey: accountKeys.account(id) }),
         stale === 'account and user' && queryClient.invalidateQueries({ queryKey: currentUserKey }),
-        stale === 'links' && queryClient.invalidateQueries({ queryKey: LINKS_KEY }),
+        stale === 'links' && queryClient.invalidateQueries({ queryKey: linkedAccountsKey }),
       ]),
   });
 }

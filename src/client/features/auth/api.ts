@@ -16,14 +16,14 @@ import type {
   SessionResponse,
   VerifyBody,
 } from '#shared/schemas/auth.ts';
-import { accountKeys } from '#client/features/account/index.ts';
 import { currentUserKey, type CurrentUser } from '#client/lib/app-data.ts';
 import { api } from '#client/lib/api.ts';
+import { accountKeys, linkedAccountsKey } from '#client/lib/query-keys.ts';
 
 export type { LinkedAccount, SessionResponse };
 
 export const authKeys = {
-  links: ['auth', 'links'] as const,
+  links: linkedAccountsKey,
   recover: (id: string, hash: string) => ['auth', 'recover', id, hash] as const,
   verify: (type: string, target: string) => ['auth', 'verify', type, target] as const,
 };

@@ -15,7 +15,7 @@ import { SSR_STATE_ID, type SsrQuery } from '#shared/views/ssr-state.ts';
 import { matchRoute, type RouteMeta } from '#shared/routes.ts';
 import { textLanguage } from '#shared/rules/language.ts';
 import { translator } from '../../lib/i18n';
-import { alternates, renderHead, type LanguageUrls, type PageMeta } from './seo.service';
+import { alternates, renderHead, type LanguageUrls, type PageMeta } from './seo.head';
 import { escapeHtml } from '../../lib/html';
 
 /**

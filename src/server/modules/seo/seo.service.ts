@@ -7,10 +7,9 @@ import { CATEGORIES, LANGUAGES, SLUG_PATTERN, type Category, type Language } fro
 import { hostLanguage } from '#shared/rules/language.ts';
 import { matchRoute } from '#shared/routes.ts';
 import { intlLocale } from '#shared/views/format.ts';
-import type { Picture } from '#shared/schemas/media.ts';
 import { PICTURE_SIZES } from '#shared/views/picture.tsx';
 import { HIGH_PRIORITY_IMAGES } from '#shared/views/directory-view.tsx';
-import { ssrKeys, type SsrQuery } from '#shared/views/ssr-state.ts';
+import { ssrKeys } from '#shared/views/ssr-state.ts';
 import type { AppContext } from '../../context';
 import { AppError, notFound } from '../../lib/errors';
 import { translator } from '../../lib/i18n';
@@ -18,6 +17,7 @@ import * as directory from '../directory/directory.service';
 import { feed } from '../directory/feed.service';
 import * as repo from './seo.repo';
 import type { PageRenderer } from './seo.html';
+import type { LanguageUrls, PageMeta } from './seo.head';
 import { escapeHtml } from '../../lib/html';
 
 // Profiles per sitemap file: each is listed once per language (4), under the protocol's 50,000 URLs a file.
@@ -132,27 +132,6 @@ export async function sitemapProfiles(ctx: AppContext, host: string | undefined,
   );
 }
 
-export interface PageMeta {
-  title: string;
-  description: string;
-  canonical: string;
-  image?: string;
-  /** Pre-rendered HTML shown until the SPA renders. */
-  body: string;
-  status: number;
-  /** The body is the app's own markup (top bar, <main>, the screen), not a plain outline. */
-  framed?: boolean;
-  /** The SPA's query cache for the first screen (docs/decisions/0705). */
-  state?: SsrQuery[];
-  /** Not for search engines (search results). */
-  noindex?: boolean;
-  /** Images of the largest paint, preloaded from the head with fetchpriority=high. */
-  preload?: Array<{ picture: Picture; sizes: string }>;
-}
-
-/** Where each language version of a path lives, plus x-default (docs/decisions/0600). */
-export type LanguageUrls = Record<Language | 'x-default', string>;
-
 /**
  * The address of every language version of `path` seen from a request on `host`. English (and x-default)
  * lives on the neutral host: PUBLIC_URL, or the request's host without its `de.`; German on the German
@@ -179,28 +158,6 @@ export function languageUrls(ctx: AppContext, host: string | undefined, path: st
   }
   urls['x-default'] = urls.en;
   return urls;
-}
-
-export function alternates(urls: LanguageUrls) {
-  return (Object.entries(urls) as Array<[string, string]>)
-    .map(([lang, href]) => `<link rel="alternate" hreflang="${lang}" href="${escapeXml(href)}">`)
-    .join('\n    ');
-}
-
-export function renderHead(meta: PageMeta, urls: LanguageUrls, path: string) {
-  const tags = [
-    `<title>${escapeHtml(meta.title)}</title>`,
-    `<meta name="description" content="${escapeHtml(meta.description)}">`,
-    `<link rel="canonical" href="${escapeXml(meta.canonical)}">`,
-    ...(meta.noindex ? ['<meta name="robots" content="noindex">'] : []),
-    alternates(urls),
-    `<meta property="og:type" content="${path.startsWith('/profile/') ? 'profile' : 'website'}">`,
-    `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
-    `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
-    `<meta property="og:url" content="${escapeXml(meta.canonical)}">`,
-  ];
-  if (meta.image) tags.push(`<meta property="og:image" content="${escapeXml(meta.image)}">`);
-  return tags.join('\n    ');
 }
 
 /** A country's name in the page's language (Intl, as the SPA shows it), else the stored English one. */

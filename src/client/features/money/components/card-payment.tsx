@@ -10,7 +10,7 @@ import { SANDBOX_TEST_CARDS } from '#shared/sandbox-cards.ts';
 import { CheckboxField, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { CardRefused, formatCardNumber, formatExpiry, parseExpiry, tokenizeCard } from '../card-tokenizer';
 import { forgetCard, readSavedCard, saveCard, type SavedCard } from '../saved-card';
-import type { PayOutcome, PayRequest } from './load-methods';
+import type { PayOutcome, PayRequest } from './pay-attempt';
 import { SandboxNote } from './money-parts';
 
 type CardInfo = NonNullable<PaymentData['methods']['card']>;

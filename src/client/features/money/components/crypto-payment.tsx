@@ -1,7 +1,7 @@
 // Paying with crypto (DESIGN.md "Money"): an invoice is opened for the amount; the screen then follows it
 // (?payment={id}: address, amount, expiry countdown) until the processor's signed webhook settles it.
 import { useTranslation } from 'react-i18next';
-import type { PayOutcome, PayRequest } from './load-methods';
+import type { PayOutcome, PayRequest } from './pay-attempt';
 
 export function CryptoPayment({
   busy,

@@ -9,12 +9,13 @@ import type { LoadMethod, MakePaymentBody } from '#shared/schemas/money.ts';
 import { TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { ApiError, report } from '#client/lib/api.ts';
 import { showValidationErrors } from '#client/lib/dialogs.ts';
-import { newIdempotencyKey, useMakePayment, type PaymentData, type PaymentResult } from '../api';
+import { newIdempotencyKey, useMakePayment, type PaymentData } from '../api';
 import { parseMajorInput, toMajorInput } from '#client/lib/money-format.ts';
 import { BankTransfer } from './bank-transfer';
 import { CardPayment } from './card-payment';
 import { CryptoPayment } from './crypto-payment';
 import { useFormatMoney } from './money-parts';
+import type { PayOutcome, PayRequest } from './pay-attempt';
 
 export interface LoadMethodsProps {
   data: PaymentData;
@@ -23,12 +24,6 @@ export interface LoadMethodsProps {
   /** Where the payer comes back to after a confirmation step (with ?payment={id}). */
   returnPath: string;
 }
-
-/** What a method's form hands over: the rest of makePayment's body. */
-export type PayRequest = { method: 'crypto' } | { method: 'card'; card_token: string };
-
-/** The outcome of one attempt, for the method's form: field errors it shows itself, or nothing. */
-export type PayOutcome = { ok: true; result: PaymentResult } | { ok: false; fields: Record<string, string> };
 
 export function LoadMethods({ data, userId, initial, returnPath }: LoadMethodsProps) {
   const { t, i18n } = useTranslation('money');

@@ -1,2 +1,0 @@
-// The account feature's public entry: what other features may use of it (decision 0920).
-export { accountKeys } from './api';
