@@ -6,6 +6,7 @@ import { VALIDATION_MESSAGE } from '#shared/api/errors.ts';
 import { msg, parseMessageText, type Message } from '#shared/api/messages.ts';
 import { humanize } from '#shared/api/zod-messages.ts';
 import { CSRF_COOKIE } from '#shared/constants.ts';
+import { pgErrorCode } from '../db/client';
 import { AppError, ValidationError } from '../lib/errors';
 import { callLanguage, translateKey } from '../lib/message-i18n';
 
@@ -25,6 +26,9 @@ function validationFromZod(issues: Array<{ instancePath: string; message?: strin
   }
   return new ValidationError(errors);
 }
+
+/** Serialisation failure, deadlock: the transaction was rolled back whole. */
+const TRANSIENT = new Set(['40001', '40P01']);
 
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -60,6 +64,14 @@ export function registerErrorHandler(app: FastifyInstance) {
               : msg('errors.invalidRequest');
       if (status === 400) return reply.code(422).send({ message: VALIDATION_MESSAGE, errors: { body: [message] } });
       return reply.code(status).send({ message });
+    }
+    if (TRANSIENT.has(pgErrorCode(err) ?? '')) {
+      // A deadlock or serialisation failure wrote nothing and may pass next time (decision 0401).
+      request.log.warn({ err }, 'transient database conflict');
+      return reply
+        .code(503)
+        .header('retry-after', '1')
+        .send({ message: msg('errors.busy') });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ message: msg('errors.serverError') });

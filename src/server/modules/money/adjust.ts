@@ -6,7 +6,8 @@ import type { AppContext } from '../../context';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { ValidationError } from '../../lib/errors';
-import { balanceOf, InsufficientBalance, transactionByKey, transfer } from './ledger';
+import { atomically } from './atomic';
+import { balanceOf, InsufficientBalance, lockMoney, transactionByKey, transfer } from './ledger';
 
 export interface AdjustInput {
   actor: { id: number };
@@ -21,7 +22,8 @@ export async function adjustBalance(ctx: AppContext, input: AdjustInput) {
   const key = `adjust:${input.userId}:${input.idempotencyKey}`;
   const now = ctx.now();
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await atomically(ctx, async (tx) => {
+      const lock = await lockMoney(tx, [input.userId], ['adjustments']);
       const prior = await transactionByKey(tx, key);
       if (prior)
         return {
@@ -30,7 +32,7 @@ export async function adjustBalance(ctx: AppContext, input: AdjustInput) {
           transaction_id: prior.id,
           duplicate: true,
         };
-      const { transactionId, balanceOf: after } = await transfer(tx, {
+      const { transactionId, balanceOf: after } = await transfer(tx, lock, {
         kind: 'adjustment',
         idempotencyKey: key,
         userId: input.userId,
@@ -50,7 +52,7 @@ export async function adjustBalance(ctx: AppContext, input: AdjustInput) {
       });
       return {
         user_id: input.userId,
-        balance: await after({ user: input.userId }),
+        balance: after({ user: input.userId }),
         transaction_id: transactionId,
         duplicate: false,
       };

@@ -8,7 +8,8 @@ import type { AppContext } from '../../context';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/client';
 import { auditLog, payments } from '../../db/schema';
 import { ValidationError } from '../../lib/errors';
-import { balanceOf, transactionByKey, transfer } from './ledger';
+import { atomically } from './atomic';
+import { balanceOf, lockMoney, transactionByKey, transfer } from './ledger';
 
 /** DIR + the account id (6 digits or more) + 2 check digits (ISO 7064 mod 97-10, as in IBANs): a typo is caught. */
 export function bankReference(userId: number): string {
@@ -49,7 +50,8 @@ export async function recordBankTransfer(
   if (!userId) throw ValidationError.field('reference', msg('money.bankReferenceUnknown'));
   const now = ctx.now();
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await atomically(ctx, async (tx) => {
+      const lock = await lockMoney(tx, [userId], ['cash']);
       const [payment] = await tx
         .insert(payments)
         .values({
@@ -82,7 +84,7 @@ export async function recordBankTransfer(
           duplicate: true,
         };
       }
-      const { transactionId, balanceOf: after } = await transfer(tx, {
+      const { transactionId, balanceOf: after } = await transfer(tx, lock, {
         kind: 'load',
         idempotencyKey: `payment:${payment.id}`,
         userId,
@@ -103,7 +105,7 @@ export async function recordBankTransfer(
       });
       return {
         user_id: userId,
-        balance: await after({ user: userId }),
+        balance: after({ user: userId }),
         transaction_id: transactionId,
         duplicate: false,
       };

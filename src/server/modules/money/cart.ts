@@ -11,7 +11,8 @@ import type { Db, Tx } from '../../db/client';
 import { cartItems, type OrderItem } from '../../db/schema';
 import { ValidationError } from '../../lib/errors';
 import { citiesByIds, homeCityOf, positionOf } from '../listings/listings.service';
-import { balanceOf } from './ledger';
+import { atomically } from './atomic';
+import { balanceOf, lockMoney } from './ledger';
 import { listProducts, type ProductRow } from './products';
 
 export interface CartLine extends OrderItem {
@@ -98,17 +99,18 @@ export async function addToCart(ctx: AppContext, userId: number, body: AddToCart
   const products = await listProducts(ctx);
   const product = assertActive(products.find((p) => p.code === body.uid));
   await assertListed(ctx, userId);
-  const [{ n }] = await ctx.db.select({ n: count() }).from(cartItems).where(eq(cartItems.userId, userId));
   if (body.uid === 'standard_topup') {
     // One top-up per cart: its uid is fixed, so a double click adds it once.
-    if (n >= CART_MAX_ITEMS) throw ValidationError.field('uid', msg('money.cartFull', { max: CART_MAX_ITEMS }));
-    await ctx.db
-      .insert(cartItems)
-      .values({ uid: `topup-${userId}`, userId, productCode: 'standard_topup', params: {}, createdAt: ctx.now() })
-      .onConflictDoNothing();
+    await addItem(ctx, userId, {
+      uid: `topup-${userId}`,
+      userId,
+      productCode: 'standard_topup',
+      params: {},
+      createdAt: ctx.now(),
+    });
     return getCart(ctx, userId);
   }
-  if (n >= CART_MAX_ITEMS) throw ValidationError.field('uid', msg('money.cartFull', { max: CART_MAX_ITEMS }));
+  await assertRoom(ctx.db, userId);
   const city = (await citiesByIds(ctx.db, [body.city_id])).get(body.city_id);
   if (!city) throw ValidationError.field('city_id', msg('money.cityNotFound'));
   const home = await homeCityOf(ctx.db, userId);
@@ -125,7 +127,7 @@ export async function addToCart(ctx: AppContext, userId: number, body: AddToCart
     throw ValidationError.field(until ? 'until' : 'from', msg('money.tourPast'));
   if ((until && until > last) || (from && from > last))
     throw ValidationError.field(until ? 'until' : 'from', msg('money.tourTooLong', { days }));
-  await ctx.db.insert(cartItems).values({
+  await addItem(ctx, userId, {
     uid: crypto.randomUUID(),
     userId,
     productCode: 'additional_location',
@@ -135,11 +137,28 @@ export async function addToCart(ctx: AppContext, userId: number, body: AddToCart
   return getCart(ctx, userId);
 }
 
+async function assertRoom(db: Db | Tx, userId: number) {
+  const [{ n }] = await db.select({ n: count() }).from(cartItems).where(eq(cartItems.userId, userId));
+  if (n >= CART_MAX_ITEMS) throw ValidationError.field('uid', msg('money.cartFull', { max: CART_MAX_ITEMS }));
+}
+
+/** Under the user's money lock (decision 0401): a cart edit waits for a payment consuming the cart. */
+async function addItem(ctx: AppContext, userId: number, item: typeof cartItems.$inferInsert) {
+  await atomically(ctx, async (tx) => {
+    await lockMoney(tx, [userId]);
+    await assertRoom(tx, userId);
+    await tx.insert(cartItems).values(item).onConflictDoNothing();
+  });
+}
+
 export async function removeCartItem(ctx: AppContext, userId: number, uid: string): Promise<Cart> {
-  const gone = await ctx.db
-    .delete(cartItems)
-    .where(and(eq(cartItems.uid, uid), eq(cartItems.userId, userId)))
-    .returning({ uid: cartItems.uid });
+  const gone = await atomically(ctx, async (tx) => {
+    await lockMoney(tx, [userId]);
+    return tx
+      .delete(cartItems)
+      .where(and(eq(cartItems.uid, uid), eq(cartItems.userId, userId)))
+      .returning({ uid: cartItems.uid });
+  });
   // Someone else's item looks exactly like a missing one.
   if (!gone.length) throw ValidationError.field('uid', msg('money.itemNotFound'));
   return getCart(ctx, userId);

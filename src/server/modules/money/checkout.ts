@@ -18,8 +18,9 @@ import { AppError, notFound, ValidationError } from '../../lib/errors';
 import { publicBase } from '../auth/emails';
 import { addAdditionalListing, bumpProfile, positionOf } from '../listings/listings.service';
 import { assertListed, cartLines, getCart, summarize } from './cart';
-import { faultPoint } from './fault';
-import { balanceOf, InsufficientBalance, transactionByKey, transfer } from './ledger';
+import { atomically } from './atomic';
+import { faultPoint, pausePoint } from './fault';
+import { balanceOf, InsufficientBalance, lockMoney, transactionByKey, transfer, type MoneyLock } from './ledger';
 import { productByCode } from './products';
 import { providers } from './providers';
 import { providerKey, ProviderUnavailable, WebhookRejected, type ProviderState } from './providers/provider';
@@ -35,7 +36,7 @@ const providerUnavailable = () => new AppError(503, 'provider_unavailable', msg(
 // ---------------------------------------------------------------- paying an order from the balance
 
 /** Debits the order from the balance and delivers what it bought, in the caller's transaction. */
-async function payOrder(ctx: AppContext, tx: Tx, order: OrderRow, fromCart: boolean): Promise<number> {
+async function payOrder(ctx: AppContext, tx: Tx, lock: MoneyLock, order: OrderRow, fromCart: boolean): Promise<number> {
   const now = ctx.now();
   if (fromCart) {
     const uids = order.items.map((i) => i.uid);
@@ -44,8 +45,9 @@ async function payOrder(ctx: AppContext, tx: Tx, order: OrderRow, fromCart: bool
       .where(and(eq(cartItems.userId, order.userId), inArray(cartItems.uid, uids)))
       .returning({ uid: cartItems.uid });
     if (consumed.length !== uids.length) throw new CartChanged();
+    await pausePoint(ctx, 'order_cart_consumed');
   }
-  const { transactionId } = await transfer(tx, {
+  const { transactionId } = await transfer(tx, lock, {
     kind: order.source === 'auto_topup' ? 'auto_topup' : 'purchase',
     idempotencyKey: `order:${order.id}`,
     userId: order.userId,
@@ -88,6 +90,7 @@ interface NewOrder {
  */
 async function createAndPayOrder(ctx: AppContext, input: NewOrder, outer?: Tx) {
   const run = async (tx: Tx) => {
+    const lock = await lockMoney(tx, [input.userId], ['revenue']);
     const [order] = await tx
       .insert(orders)
       .values({
@@ -109,10 +112,10 @@ async function createAndPayOrder(ctx: AppContext, input: NewOrder, outer?: Tx) {
         .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
       return { order: existing, transactionId: null, duplicate: true };
     }
-    const transactionId = await payOrder(ctx, tx, order, input.fromCart);
+    const transactionId = await payOrder(ctx, tx, lock, order, input.fromCart);
     return { order: { ...order, status: 'paid' as const }, transactionId, duplicate: false };
   };
-  return outer ? outer.transaction(run) : ctx.db.transaction(run);
+  return atomically(ctx, run, outer);
 }
 
 export interface PurchaseInput {
@@ -237,59 +240,58 @@ export async function makePayment(ctx: AppContext, userId: number, body: MakePay
   if (amount < summary.amount_to_pay) throw ValidationError.field('amount', msg('money.amountTooSmallForCart'));
 
   // The intent is committed before the provider hears of it: whatever happens next, it can be resumed.
-  const payment = await ctx.db
-    .transaction(async (tx) => {
-      let orderId: number | null = null;
-      if (lines.length) {
-        const [order] = await tx
-          .insert(orders)
-          .values({
-            userId,
-            total,
-            items,
-            status: 'pending',
-            source: 'checkout',
-            idempotencyKey: body.idempotency_key,
-            requestHash: hash,
-            createdAt: ctx.now(),
-          })
-          .onConflictDoNothing()
-          .returning({ id: orders.id });
-        if (!order) return null;
-        orderId = order.id;
-      }
-      const [created] = await tx
-        .insert(payments)
+  const payment = await atomically(ctx, async (tx) => {
+    await lockMoney(tx, [userId]);
+    let orderId: number | null = null;
+    if (lines.length) {
+      const [order] = await tx
+        .insert(orders)
         .values({
           userId,
-          method,
-          provider: provider.name,
-          amount,
-          currency: ctx.env.SITE_CURRENCY,
+          total,
+          items,
           status: 'pending',
+          source: 'checkout',
           idempotencyKey: body.idempotency_key,
-          orderId,
-          details: {
-            requestHash: hash,
-            ...(body.method === 'card' ? { cardToken: body.card_token, returnPath: body.return_path ?? null } : {}),
-          },
+          requestHash: hash,
           createdAt: ctx.now(),
-          updatedAt: ctx.now(),
         })
         .onConflictDoNothing()
-        .returning();
-      if (!created) {
-        // A parallel call with this key won; undo our order and follow theirs.
-        if (orderId) throw new ConcurrentKey();
-        return null;
-      }
-      if (orderId) await tx.update(orders).set({ paymentId: created.id }).where(eq(orders.id, orderId));
-      return created;
-    })
-    .catch((err) => {
-      if (err instanceof ConcurrentKey) return null;
-      throw err;
-    });
+        .returning({ id: orders.id });
+      if (!order) return null;
+      orderId = order.id;
+    }
+    const [created] = await tx
+      .insert(payments)
+      .values({
+        userId,
+        method,
+        provider: provider.name,
+        amount,
+        currency: ctx.env.SITE_CURRENCY,
+        status: 'pending',
+        idempotencyKey: body.idempotency_key,
+        orderId,
+        details: {
+          requestHash: hash,
+          ...(body.method === 'card' ? { cardToken: body.card_token, returnPath: body.return_path ?? null } : {}),
+        },
+        createdAt: ctx.now(),
+        updatedAt: ctx.now(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!created) {
+      // A parallel call with this key won; undo our order and follow theirs.
+      if (orderId) throw new ConcurrentKey();
+      return null;
+    }
+    if (orderId) await tx.update(orders).set({ paymentId: created.id }).where(eq(orders.id, orderId));
+    return created;
+  }).catch((err) => {
+    if (err instanceof ConcurrentKey) return null;
+    throw err;
+  });
   if (!payment) {
     const won = await findByKey(ctx, userId, body.idempotency_key);
     if (!won) throw new Error('idempotency key conflict without a row');
@@ -380,7 +382,14 @@ async function applyState(
   event?: { provider: string; id: string; type: string },
 ): Promise<Outcome> {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
+  // Who it belongs to and whether it pays an order never change: read before the lock order is entered.
+  const [owner] = await ctx.db
+    .select({ userId: payments.userId, orderId: payments.orderId })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
+  if (!owner) throw new Error(`payment ${paymentId} does not exist`);
+  return atomically(ctx, async (tx) => {
+    const lock = await lockMoney(tx, [owner.userId], owner.orderId ? ['cash', 'revenue'] : ['cash']);
     if (event) {
       const [fresh] = await tx
         .insert(paymentEvents)
@@ -397,7 +406,7 @@ async function applyState(
       if (!fresh) return 'duplicate';
     }
     const [p] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
-    const outcome = await applyLocked(ctx, tx, p, state);
+    const outcome = await applyLocked(ctx, tx, lock, p, state);
     if (event)
       await tx
         .update(paymentEvents)
@@ -407,7 +416,13 @@ async function applyState(
   });
 }
 
-async function applyLocked(ctx: AppContext, tx: Tx, p: PaymentRow, state: ProviderState): Promise<Outcome> {
+async function applyLocked(
+  ctx: AppContext,
+  tx: Tx,
+  lock: MoneyLock,
+  p: PaymentRow,
+  state: ProviderState,
+): Promise<Outcome> {
   const now = ctx.now();
   if (p.status === 'succeeded') return 'unchanged';
   const details = {
@@ -421,7 +436,7 @@ async function applyLocked(ctx: AppContext, tx: Tx, p: PaymentRow, state: Provid
   if (state.status === 'succeeded') {
     // Crypto can be paid after its invoice expired: money received is credited even then.
     if (state.amount !== undefined && state.amount < p.amount) return 'unchanged';
-    await transfer(tx, {
+    await transfer(tx, lock, {
       kind: 'load',
       idempotencyKey: `payment:${p.id}`,
       userId: p.userId,
@@ -431,6 +446,7 @@ async function applyLocked(ctx: AppContext, tx: Tx, p: PaymentRow, state: Provid
       to: { user: p.userId },
       amount: p.amount,
     });
+    await pausePoint(ctx, 'payment_credited');
     await tx
       .update(payments)
       .set({ status: 'succeeded', providerRef: state.ref, details, settledAt: now, updatedAt: now })
@@ -439,7 +455,7 @@ async function applyLocked(ctx: AppContext, tx: Tx, p: PaymentRow, state: Provid
       const [order] = await tx.select().from(orders).where(eq(orders.id, p.orderId)).for('update');
       if (order?.status === 'pending') {
         try {
-          await tx.transaction((sp) => payOrder(ctx, sp, order, true));
+          await tx.transaction((sp) => payOrder(ctx, sp, lock, order, true));
         } catch (err) {
           // The credits stay on the balance; the order is closed unpaid.
           if (!(err instanceof InsufficientBalance || err instanceof CartChanged)) throw err;

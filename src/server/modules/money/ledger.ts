@@ -1,6 +1,6 @@
 // The double-entry ledger (docs/decisions/0401). Only the money module writes ledger_*, and only through
-// post(): a transaction's entries sum to zero, the accounts it touches are locked in ascending id order
-// before their balances are read, a user balance never goes below zero (checked here and by a CHECK
+// post(): a transaction's entries sum to zero, the accounts it touches are locked in the one lock order
+// of money (lockMoney) before their balances are read, a user balance never goes below zero (checked here and by a CHECK
 // constraint), and each entry records the balance it leaves. Entries are never updated or deleted (a
 // trigger refuses it): a correction is a new transaction.
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -21,23 +21,25 @@ export class InsufficientBalance extends Error {
   }
 }
 
-/** The user's ledger account, created on first use (the demo advertisers have none). */
-export async function userAccountId(tx: Tx, userId: number): Promise<number> {
-  await tx.insert(ledgerAccounts).values({ kind: 'user', userId }).onConflictDoNothing();
-  const [row] = await tx
-    .select({ id: ledgerAccounts.id })
-    .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.kind, 'user'), eq(ledgerAccounts.userId, userId)));
-  return row.id;
-}
-
-export async function systemAccountId(tx: Tx, kind: SystemAccount): Promise<number> {
-  await tx.insert(ledgerAccounts).values({ kind }).onConflictDoNothing();
-  const [row] = await tx
-    .select({ id: ledgerAccounts.id })
-    .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.kind, kind), isNull(ledgerAccounts.userId)));
-  return row.id;
+/** The ledger account of a user (`userId`) or a system account, created on first use. */
+async function accountId(tx: Tx, kind: 'user' | SystemAccount, userId: number | null): Promise<number> {
+  const find = async () => {
+    const [row] = await tx
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(
+        and(
+          eq(ledgerAccounts.kind, kind),
+          userId === null ? isNull(ledgerAccounts.userId) : eq(ledgerAccounts.userId, userId),
+        ),
+      );
+    return row?.id;
+  };
+  const found = await find();
+  if (found !== undefined) return found;
+  // The demo advertisers have none; a concurrent first use creates the same row once.
+  await tx.insert(ledgerAccounts).values({ kind, userId }).onConflictDoNothing();
+  return (await find())!;
 }
 
 export async function balanceOf(db: Db | Tx, userId: number): Promise<number> {
@@ -48,13 +50,53 @@ export async function balanceOf(db: Db | Tx, userId: number): Promise<number> {
   return Number(row?.balance ?? 0);
 }
 
-/** Locks the accounts (ascending id: one order for every transaction, so none waits in a circle). */
-export async function lockAccounts(tx: Tx, ids: number[]) {
-  const unique = [...new Set(ids)].sort((a, b) => a - b);
+/** What a transaction locked with lockMoney: the only accounts it may post to. */
+export interface MoneyLock {
+  readonly users: ReadonlyMap<number, number>;
+  readonly system: ReadonlyMap<SystemAccount, number>;
+}
+
+/** A posting to an account its transaction did not lock with lockMoney: a bug, caught before any write. */
+export class LockOrderViolation extends Error {
+  constructor(what: string) {
+    super(`money lock order: ${what} was not locked by lockMoney`);
+    this.name = 'LockOrderViolation';
+  }
+}
+
+/**
+ * The one lock order of money (decision 0401). Every transaction that changes money calls this before
+ * it reads for update or writes any cart item, order, payment or ledger row:
+ *   1. here: the ledger accounts of `users`, ascending id. This is the user's money lock: everything
+ *      that changes one advertiser's money (cart edits, orders, payments, settlement, adjustments, bank
+ *      transfers) queues here, one at a time;
+ *   2. then, in any order, that user's cart items, orders and payments (only ever changed under 1);
+ *   3. last, at its first posting, the `system` accounts it declares here, all at once, ascending id.
+ * Rows of a caller's own module (an auto-topup run row) come before 1. No two money transactions can
+ * then wait on each other in a circle; post() refuses an account that was not locked here.
+ */
+export async function lockMoney(tx: Tx, users: number[], system: SystemAccount[] = []): Promise<MoneyLock> {
+  // Resolved (created on first use) before any lock is held: a first creation waits for nothing of ours.
+  const systemIds = new Map<SystemAccount, number>();
+  for (const kind of new Set(system)) systemIds.set(kind, await accountId(tx, kind, null));
+  const userIds = new Map<number, number>();
+  for (const user of new Set(users)) userIds.set(user, await accountId(tx, 'user', user));
+  await tx
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.id, [...userIds.values()]))
+    .orderBy(asc(ledgerAccounts.id))
+    .for('update');
+  return { users: userIds, system: systemIds };
+}
+
+/** Locks every account of `lock` (those held already cost nothing; the system accounts ascending id). */
+async function lockAccounts(tx: Tx, lock: MoneyLock) {
+  const ids = [...lock.users.values(), ...lock.system.values()];
   const rows = await tx
     .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })
     .from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.id, unique))
+    .where(inArray(ledgerAccounts.id, ids))
     .orderBy(asc(ledgerAccounts.id))
     .for('update');
   return new Map(rows.map((r) => [r.id, { kind: r.kind, balance: Number(r.balance) }]));
@@ -73,14 +115,20 @@ export interface Posting {
   lines: Array<{ account: number; amount: number }>;
 }
 
-/** Writes one balanced transaction. Locks its accounts itself; throws InsufficientBalance before writing. */
-export async function post(tx: Tx, p: Posting): Promise<{ transactionId: number; balances: Map<number, number> }> {
+/**
+ * Writes one balanced transaction on accounts `lock` holds (step 3 of the lock order takes the system
+ * accounts). Throws InsufficientBalance before writing.
+ */
+export async function post(
+  tx: Tx,
+  lock: MoneyLock,
+  p: Posting,
+): Promise<{ transactionId: number; balances: Map<number, number> }> {
   if (p.lines.reduce((sum, l) => sum + l.amount, 0) !== 0) throw new Error('unbalanced ledger transaction');
   if (p.lines.some((l) => !Number.isSafeInteger(l.amount) || l.amount === 0)) throw new Error('bad ledger amount');
-  const locked = await lockAccounts(
-    tx,
-    p.lines.map((l) => l.account),
-  );
+  const covered = new Set([...lock.users.values(), ...lock.system.values()]);
+  for (const line of p.lines) if (!covered.has(line.account)) throw new LockOrderViolation(`account ${line.account}`);
+  const locked = await lockAccounts(tx, lock);
   const balances = new Map<number, number>();
   for (const line of p.lines) {
     const account = locked.get(line.account);
@@ -120,24 +168,28 @@ export async function post(tx: Tx, p: Posting): Promise<{ transactionId: number;
 /** An advertiser's credits, or one of the system accounts. */
 export type Party = { user: number } | SystemAccount;
 
-const accountOf = (tx: Tx, party: Party) =>
-  typeof party === 'string' ? systemAccountId(tx, party) : userAccountId(tx, party.user);
+function accountOf(lock: MoneyLock, party: Party): number {
+  const id = typeof party === 'string' ? lock.system.get(party) : lock.users.get(party.user);
+  if (id === undefined)
+    throw new LockOrderViolation(typeof party === 'string' ? `the ${party} account` : `user ${party.user}`);
+  return id;
+}
 
 /** Moves `amount` from one account to the other (a negative amount moves it back): one balanced pair. */
 export async function transfer(
   tx: Tx,
+  lock: MoneyLock,
   p: Omit<Posting, 'lines'> & { from: Party; to: Party; amount: number },
-): Promise<{ transactionId: number; balanceOf: (party: Party) => Promise<number> }> {
+): Promise<{ transactionId: number; balanceOf: (party: Party) => number }> {
   const { from, to, amount, ...rest } = p;
-  const [fromId, toId] = [await accountOf(tx, from), await accountOf(tx, to)];
-  const { transactionId, balances } = await post(tx, {
+  const { transactionId, balances } = await post(tx, lock, {
     ...rest,
     lines: [
-      { account: fromId, amount: -amount },
-      { account: toId, amount },
+      { account: accountOf(lock, from), amount: -amount },
+      { account: accountOf(lock, to), amount },
     ],
   });
-  return { transactionId, balanceOf: async (party) => balances.get(await accountOf(tx, party))! };
+  return { transactionId, balanceOf: (party) => balances.get(accountOf(lock, party))! };
 }
 
 export async function transactionByKey(db: Db | Tx, key: string) {
