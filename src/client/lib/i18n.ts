@@ -4,7 +4,7 @@ import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { loadCatalogue } from '#shared/i18n/index.ts';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
-import { pickLanguage, queryLanguage, textLanguage } from '#shared/rules/language.ts';
+import { pickLanguage, queryLanguage } from '#shared/rules/language.ts';
 
 export const i18n = i18next.createInstance();
 
@@ -12,8 +12,8 @@ const catalogueBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(lng, ns, callback) {
-    // A language without a file for this namespace yields an empty catalogue (Portuguese has none: its
-    // pages read the Spanish texts, textLanguage).
+    // A language without a file for this namespace yields an empty catalogue (the catalogue test keeps
+    // every language complete).
     loadCatalogue(lng, ns).then(
       (catalogue) => callback(null, catalogue ?? {}),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
@@ -29,12 +29,11 @@ export function initI18n(): Promise<void> {
 }
 
 /**
- * The language the app starts in. Portuguese pages read the Spanish texts and formats until a Portuguese
- * catalogue exists. The server rendered a signed-in user's page in her saved language (<html lang>,
+ * The language the app starts in. The server rendered a signed-in user's page in her saved language (<html lang>,
  * 0605): start in it, no switch.
  */
 function startLanguage(): string {
-  return textLanguage(pickLanguage(window.location, document.documentElement.lang || null, chosenLanguage()));
+  return pickLanguage(window.location, document.documentElement.lang || null, chosenLanguage());
 }
 
 /**
@@ -71,7 +70,7 @@ async function start(): Promise<void> {
 
 /** Called once the user data arrives: switches to the user's language unless the host fixed one. */
 export async function applyUserLanguage(userLanguage: string | null | undefined): Promise<void> {
-  const next = textLanguage(pickLanguage(window.location, userLanguage, chosenLanguage()));
+  const next = pickLanguage(window.location, userLanguage, chosenLanguage());
   if (next !== i18n.language) await i18n.changeLanguage(next);
 }
 
@@ -93,11 +92,11 @@ export async function chooseLanguage(language: Language): Promise<void> {
   } catch {
     // storage blocked: the choice lasts for this page
   }
-  const next = textLanguage(queryLanguage(window.location.search) ?? language);
+  const next = queryLanguage(window.location.search) ?? language;
   if (next !== i18n.language) await i18n.changeLanguage(next);
 }
 
-/** The language the page's URL, choice, host and account make (the switcher's value; pt stays pt). */
+/** The language the page's URL, choice, host and account make (the switcher's value). */
 export function displayedLanguage(userLanguage?: string | null): Language {
   // Until the user data arrives, the page's own language stands for the account's: the server rendered a
   // signed-in page in it (0605), and the switcher must not say English over a Spanish page meanwhile.

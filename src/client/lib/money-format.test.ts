@@ -11,8 +11,8 @@ describe('formatMinor', () => {
     expect(plain(formatMinor(123456, 'EUR', 'es'))).toBe('1234,56 €');
     expect(formatMinor(500, 'GBP', 'en')).toBe('£5.00');
   });
-  it('gives Portuguese readers the Spanish notation', () => {
-    expect(formatMinor(123456, 'EUR', 'pt')).toBe(formatMinor(123456, 'EUR', 'es'));
+  it('gives Portuguese readers the Brazilian notation, not the Spanish one', () => {
+    expect(plain(formatMinor(123456, 'EUR', 'pt'))).toBe('€ 1.234,56');
   });
   it('knows currencies without minor units', () => {
     expect(minorDigits('JPY')).toBe(0);

@@ -1,6 +1,5 @@
 // Money on screen: every amount of the API is an integer in minor units (cents) of the site currency;
-// Intl turns it into the reader's notation ("€12.50", "12,50 €"). Portuguese readers see the Spanish
-// texts (spec section 1), so their amounts follow the Spanish notation too.
+// Intl turns it into the reader's notation ("€12.50", "12,50 €", Brazilian "€ 12,50" for pt).
 import { intlLocale } from './format';
 
 const formatters = new Map<string, Intl.NumberFormat>();

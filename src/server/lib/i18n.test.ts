@@ -8,10 +8,10 @@ describe('server i18n', () => {
     expect(SERVER_FALLBACKS).toEqual(FALLBACK_LANGUAGES);
   });
 
-  it('translates synchronously, Portuguese through Spanish', () => {
+  it('translates synchronously, Portuguese in its own texts', () => {
     expect(translator('en')('profile.rates')).toBe('Rates');
     expect(translator('de')('profile.rates')).toBe('Preise');
-    expect(translator('pt')('profile.rates')).toBe('Tarifas');
+    expect(translator('pt')('profile.rates')).toBe('Valores');
     expect(translator('de')('common:siteName')).toBeTruthy();
     expect(translator('en')('profile.views', { count: 2 })).toBe('2 views');
   });

@@ -11,7 +11,7 @@ import { isLanguage, pickLanguage } from '#shared/rules/language.ts';
 
 export const CATALOGUE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/i18n');
 
-/** Same chains as FALLBACK_LANGUAGES of #shared/i18n (a test keeps them equal): pt uses the Spanish texts. */
+/** Same chains as FALLBACK_LANGUAGES of #shared/i18n (a test keeps them equal): pt falls back to es. */
 export const SERVER_FALLBACKS: Record<Language | 'default', string[]> = {
   en: [],
   de: ['en'],

@@ -24,11 +24,11 @@ describe('server messages in the language of the page', () => {
     });
   });
 
-  it('translates 401/404 messages and notifications; Portuguese reads the Spanish texts', async () => {
+  it('translates 401/404 messages and notifications; Portuguese in its own texts', async () => {
     const unauth = await t.app.inject({ method: 'POST', url: '/api/app/getData/1', headers: { 'x-language': 'es' } });
     expect(unauth.json()).toEqual({ message: 'No has iniciado sesión.' });
     const missing = await t.app.inject({ method: 'GET', url: '/api/getProfile/999999?lang=pt' });
-    expect(missing.json()).toEqual({ message: 'Perfil no encontrado.' });
+    expect(missing.json()).toEqual({ message: 'Perfil não encontrado.' });
     const thanks = await t.app.inject({
       method: 'POST',
       url: '/api/directory/setFeedback',
@@ -87,6 +87,6 @@ describe('messages as keys', () => {
   it('translates a Message by its key and values, in the caller language', async () => {
     expect(translateKey({ key: 'errors.notFound' }, 'en')).toBe('Not found.');
     expect(translateKey({ key: 'errors.notFound' }, 'de')).toBe('Nicht gefunden.');
-    expect(translateKey({ key: 'errors.notFound' }, 'pt')).toBe('No encontrado.');
+    expect(translateKey({ key: 'errors.notFound' }, 'pt')).toBe('Não encontrado.');
   });
 });

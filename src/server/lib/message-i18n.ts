@@ -39,9 +39,8 @@ const camel = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.t
 function fieldLabel(field: string, lang: Language): string | undefined {
   const name = field.split('.').at(-1) ?? field;
   const i18n = serverI18n();
-  const lng = lang === 'pt' ? 'es' : lang;
   for (const key of [`edit:fields.${name}`, `auth:fields.${camel(name)}`, `settings:fields.${name}`])
-    if (i18n.exists(key, { lng, fallbackLng: false })) return String(i18n.t(key, { lng }));
+    if (i18n.exists(key, { lng: lang, fallbackLng: false })) return String(i18n.t(key, { lng: lang }));
   return undefined;
 }
 

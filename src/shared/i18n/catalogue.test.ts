@@ -1,5 +1,6 @@
 // One catalogue per language, checked against the code (issue 13): every key the code names exists in
-// en, de and es, every key of a catalogue is used by the code, and every language has the same keys.
+// en, de, es and pt, every key of a catalogue is used by the code, and every language has the same keys;
+// Portuguese is written in Portuguese, not left in Spanish (0606).
 // Keys are found by scanning the sources: t('key') / t('ns:key') calls in a file whose useTranslation or
 // translator names the namespace, msg('key') for the messages namespace, and any string literal equal
 // to a key (tables such as nav-entries hold keys). A template literal `prefix.${x}` uses every key under
@@ -10,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const I18N = path.join(ROOT, 'src/shared/i18n');
-const LANGS = ['en', 'de', 'es'];
+const LANGS = ['en', 'de', 'es', 'pt'];
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 type Catalogue = { [key: string]: string | Catalogue };
@@ -92,7 +93,7 @@ function literals(): { exact: Set<string>; patterns: Array<{ head: string; tail:
 }
 
 describe('catalogues', () => {
-  it('hold the same keys in en, de and es', () => {
+  it('hold the same keys in en, de, es and pt', () => {
     const en = catalogue('en');
     for (const lang of LANGS.slice(1)) {
       const other = catalogue(lang);
@@ -144,4 +145,48 @@ describe('catalogues', () => {
     };
     expect([...catalogue('en')].filter((k) => !used(k))).toEqual([]);
   });
+
+  // A Portuguese text equal to its Spanish one is a Spanish sentence left behind, unless every word of it is
+  // one the two languages share (or a name: messengers, networks, coins). Kept short on purpose.
+  it('write Portuguese in Portuguese: no text equal to its Spanish one beyond shared words', () => {
+    const names = /^(directory:profile\.linkNames|directory:share\.networks)\./;
+    const leftInSpanish: string[] = [];
+    const textsOf = (lang: string, ns: string) => {
+      const file = path.join(I18N, lang, `${ns}.json`);
+      const out = new Map<string, string>();
+      const walk = (c: Catalogue, prefix: string) => {
+        for (const [k, v] of Object.entries(c)) {
+          if (typeof v === 'string') out.set(prefix + k, v);
+          else walk(v, `${prefix}${k}.`);
+        }
+      };
+      if (fs.existsSync(file)) walk(JSON.parse(fs.readFileSync(file, 'utf8')) as Catalogue, '');
+      return out;
+    };
+    for (const ns of namespaces) {
+      const es = textsOf('es', ns);
+      for (const [key, text] of textsOf('pt', ns)) {
+        if (es.get(key) !== text || names.test(`${ns}:${key}`)) continue;
+        const words = text
+          .replace(/\{\{[^}]*\}\}/g, ' ')
+          .toLowerCase()
+          .match(/\p{L}+/gu);
+        if (words?.some((w) => !SHARED_WORDS.has(w))) leftInSpanish.push(`${ns}:${key} = ${text}`);
+      }
+    }
+    expect(leftInSpanish).toEqual([]);
+  });
 });
+
+/** Words spelt alike in Brazilian Portuguese and Spanish (abbreviations, codes and brand names included). */
+const SHARED_WORDS = new Set(
+  (
+    'admin aa ajuste anterior avatar banco bdsm bic buscar cancelar compra completo confirmado confirmar ' +
+    'continuar copiado copiar cripto cvc de descartadas dígitos discreta divertida domingo editar elegante ' +
+    'este favoritos filtrar foto fotos hora horas iban id idioma idiomas incompleto inteligente km ' +
+    'mm minutos motivo mostrar nota ocultar oculto opcional página páginas país perfil populares por ' +
+    'público recarga reembolso resolver retrato sábado saldo sandbox sobre spam striptease tímida tipo ' +
+    'todos total trans ts tv uniformes verificado verificar vídeo vídeos advertir advertido código ' +
+    'denunciar encontrado extrovertida tranquila aviso mínima perdida países'
+  ).split(' '),
+);

@@ -1,6 +1,6 @@
 // i18next catalogues: ./<language>/<namespace>.json. A new namespace is one new file per language;
 // nothing here needs editing (the glob picks it up), so sections can add theirs in parallel.
-// Portuguese has no files of its own: it falls back to Spanish (spec section 1).
+// Portuguese has files of its own (0606); a key missing there falls back to Spanish, then English.
 //
 // `import.meta.glob` is a Vite feature: this module is for code that goes through Vite (the client
 // build and Vitest). Node code run by tsx reads the JSON files directly.
@@ -28,7 +28,7 @@ export const CATALOGUE_LANGUAGES = [...new Set(files.map((f) => f.lng))].sort();
 /** Every namespace that exists in at least one language. */
 export const NAMESPACES = [...new Set(files.map((f) => f.ns))].sort();
 
-/** Fallback chains for i18next: Portuguese uses the Spanish texts, everything ends in English. */
+/** Fallback chains for i18next: a key missing in Portuguese reads Spanish, everything ends in English. */
 export const FALLBACK_LANGUAGES: Record<Language | 'default', string[]> = {
   en: [],
   de: ['en'],

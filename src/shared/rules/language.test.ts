@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { formatAgo, formatDate, intlLocale, languageName } from '../views/format.ts';
-import { pickLanguage, textLanguage } from './language.ts';
+import { pickLanguage } from './language.ts';
 
-describe('Portuguese pages', () => {
-  it('keep pt as the page language but read the Spanish texts', () => {
+describe('Portuguese pages (docs/decisions/0606)', () => {
+  it('keep pt as the page language', () => {
     expect(pickLanguage({ hostname: 'example.com', search: '?lang=pt' })).toBe('pt');
-    expect(textLanguage('pt')).toBe('es');
-    expect(textLanguage('de')).toBe('de');
   });
 
-  it('format dates, relative times and language names as the Spanish texts do, not in Portuguese', () => {
-    expect(intlLocale('pt')).toBe('es');
-    expect(formatAgo(26 * 60, 'pt')).toBe(formatAgo(26 * 60, 'es'));
-    expect(formatAgo(26 * 60, 'pt')).toMatch(/^hace 26 minutos$/);
-    expect(formatDate('2026-03-05', 'pt')).toBe(formatDate('2026-03-05', 'es'));
-    expect(languageName('pt', 'pt')).toBe('portugués');
-    expect(languageName('en', 'pt')).toBe('inglés');
+  it('format dates, relative times and language names in Brazilian Portuguese, not in Spanish', () => {
+    expect(intlLocale('pt')).toBe('pt-BR');
+    expect(formatAgo(26 * 60, 'pt')).toBe('há 26 minutos');
+    expect(formatDate('2026-03-05', 'pt')).toBe('5 de março de 2026');
+    expect(languageName('pt', 'pt')).toBe('português');
+    expect(languageName('en', 'pt')).toBe('inglês');
   });
 
   it('keep English relative times in en-GB (spec section 9)', () => {

@@ -1,6 +1,6 @@
 // Which language a page speaks (spec section 1, DESIGN.md "Languages", docs/decisions/0004). One rule
 // for the SPA and the server: ?lang= first, then the host (German for de.* and *.de), then the signed-in
-// user's language, else English. Portuguese has no texts of its own: it reads the Spanish ones.
+// user's language, else English. Every language has its own catalogue (Portuguese: Brazilian, 0606).
 import { LANGUAGES, type Language } from '../constants.ts';
 
 export const isLanguage = (value: unknown): value is Language =>
@@ -33,13 +33,4 @@ export function pickLanguage(
     hostLanguage(location.hostname) ??
     (isLanguage(userLanguage) ? userLanguage : 'en')
   );
-}
-
-/**
- * The language whose texts and formats a page shows. Portuguese has no catalogue yet, so a Portuguese
- * page reads the Spanish texts and formats (never Spanish words beside Portuguese dates). The URL and the
- * hreflang alternates keep `pt`.
- */
-export function textLanguage(language: string): string {
-  return language === 'pt' ? 'es' : language;
 }

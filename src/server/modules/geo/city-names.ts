@@ -11,7 +11,6 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { Language } from '#shared/constants.ts';
-import { textLanguage } from '#shared/rules/language.ts';
 import { queryRows, type Db } from '../../db/client';
 import { cityNames } from '../../db/schema';
 import { bulkInsert } from '../seed/bulk-insert';
@@ -21,14 +20,13 @@ export const PACKAGED_NAMES_FILE = path.join(
   'city-names.alternateNamesV2.txt',
 );
 
-/** Languages whose names are kept: the site's text languages other than English (pt reads es, 0604). */
-export const NAME_LANGUAGES = ['de', 'es'] as const;
+/** Languages whose names are kept: the site's text languages other than English (0604). */
+export const NAME_LANGUAGES = ['de', 'es', 'pt'] as const;
 export type NameLanguage = (typeof NAME_LANGUAGES)[number];
 
 /** The language of the city names a page in `lang` shows; null: the English names as stored. */
 export function nameLanguage(lang: Language | string): NameLanguage | null {
-  const text = textLanguage(lang);
-  return (NAME_LANGUAGES as readonly string[]).includes(text) ? (text as NameLanguage) : null;
+  return (NAME_LANGUAGES as readonly string[]).includes(lang) ? (lang as NameLanguage) : null;
 }
 
 const NAMES_LOCK = 727_003;
@@ -70,8 +68,8 @@ export async function readAlternateNames(
     const t2 = line.indexOf('\t', t1 + 1);
     const t3 = line.indexOf('\t', t2 + 1);
     if (t3 < 0) continue;
-    const lang = line.slice(t2 + 1, t3);
-    if (lang !== 'de' && lang !== 'es') continue;
+    const lang = line.slice(t2 + 1, t3) as NameLanguage;
+    if (!NAME_LANGUAGES.includes(lang)) continue;
     const id = Number(line.slice(t1 + 1, t2));
     const own = english.get(id);
     if (own === undefined) continue;

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isLanguage, textLanguage } from '#shared/rules/language.ts';
+import { isLanguage } from '#shared/rules/language.ts';
 import { errorAnswers, NotModified } from '#shared/schemas/answers.ts';
 import { LanguageResponse } from '#shared/schemas/language.ts';
 import type { AppContext } from '../../context';
@@ -25,8 +25,8 @@ export function languagePayloads(): Map<string, Served> {
   const all = readCatalogues();
   served = new Map();
   for (const lang of ['en', 'de', 'es', 'pt']) {
-    // Portuguese has no texts of its own: it is served the Spanish ones, and says so.
-    const texts = textLanguage(lang);
+    // Every language is served its own texts (Portuguese since 0606); `texts` says which.
+    const texts = lang;
     const resources = all[texts] ?? {};
     const version = createHash('sha256').update(JSON.stringify(resources)).digest('hex').slice(0, 16);
     // Sent as these bytes, past the route's serializer: encoded here by the same schema.

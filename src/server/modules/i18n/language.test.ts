@@ -39,13 +39,13 @@ describe('GET /api/getLanguage/{lang}', () => {
     expect(again.body).toBe('');
   });
 
-  it('serves Portuguese the Spanish texts, and each language its own version', async () => {
+  it('serves Portuguese its own texts (0606), and each language its own version', async () => {
     const pt = (await t.app.inject({ method: 'GET', url: '/api/getLanguage/pt' })).json();
     const es = (await t.app.inject({ method: 'GET', url: '/api/getLanguage/es' })).json();
     const en = (await t.app.inject({ method: 'GET', url: '/api/getLanguage/en' })).json();
-    expect(pt.texts).toBe('es');
-    expect(pt.resources).toEqual(es.resources);
-    expect(pt.version).toBe(es.version);
+    expect(pt.texts).toBe('pt');
+    expect(pt.resources.titles.countries).toBe('Todos os países');
+    expect(pt.version).not.toBe(es.version);
     expect(en.version).not.toBe(es.version);
     expect(en.resources.titles.countries).toBe('All countries');
   });

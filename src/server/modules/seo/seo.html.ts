@@ -13,7 +13,6 @@ import {
 } from '#shared/views/directory-view.tsx';
 import { SSR_STATE_ID, type SsrQuery } from '#shared/views/ssr-state.ts';
 import { matchRoute, type RouteMeta } from '#shared/routes.ts';
-import { textLanguage } from '#shared/rules/language.ts';
 import { translator } from '../../lib/i18n';
 import { alternates, renderHead, type LanguageUrls, type PageMeta } from './seo.head';
 import { escapeHtml } from '../../lib/html';
@@ -33,7 +32,7 @@ export function injectPage(
 ): string {
   const t = translator(lang, 'common');
   let html = indexHtml
-    .replace(/<html lang="[^"]*"/, `<html lang="${textLanguage(lang)}"`)
+    .replace(/<html lang="[^"]*"/, `<html lang="${lang}"`)
     .replace(/<noscript>[^<]*<\/noscript>/, () => `<noscript>${escapeHtml(t('pages:seo.noscript'))}</noscript>`);
   let head: string;
   if (meta) head = [renderHead(meta, urls, path.split('#')[0]), ...(meta.preload ?? []).map(preloadTag)].join('\n    ');

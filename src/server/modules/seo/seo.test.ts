@@ -239,7 +239,8 @@ describe('server-rendered pages in the language of the host or ?lang= (issue 13)
     expect(lang(shell)).toBe('de');
     expect(title(shell)).toBe('Merkliste | Companion Directory');
     const pt = await get('/search?lang=pt');
-    expect(lang(pt)).toBe('es');
+    expect(lang(pt)).toBe('pt');
+    expect(title(pt)).toBe('Busca | Diretório de Acompanhantes');
     const en = await get('/countries');
     expect(lang(en)).toBe('en');
     expect(title(en)).toBe('All countries');
@@ -403,8 +404,9 @@ describe('the profile view rendered on the server (src/shared/views/profile-view
       await app.inject({ method: 'GET', url: `/profile/${ids.anna}`, headers: { host: 'de.example.test' } })
     ).body;
     expect(host).toContain('Preise');
-    const es = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}?lang=pt` })).body;
-    expect(es).toContain('Tarifas');
+    const pt = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}?lang=pt` })).body;
+    expect(pt).toContain('Valores');
+    expect(pt).not.toContain('Tarifas');
   });
 
   it('comes as profile.view from GET /api/getProfile/{id}?render=1, with edit links for the owner', async () => {
