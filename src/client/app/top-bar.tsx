@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { NARROW_BREAKPOINT } from '#shared/constants.ts';
@@ -34,8 +34,22 @@ export function TopBar({
   const [open, setOpen] = useState(false);
   const inBar = searchInBar(location.pathname);
 
+  const toggle = useRef<HTMLButtonElement>(null);
+
   // A followed link closes the collapsed menu on narrow screens.
   useEffect(() => setOpen(false), [location.pathname]);
+
+  // Escape closes the open menu as it closes a modal (spec section 1), the focus back on its button.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
 
   return (
     <header className="topbar">
@@ -47,6 +61,7 @@ export function TopBar({
           {t('siteName')}
         </Link>
         <button
+          ref={toggle}
           type="button"
           className="menu-toggle"
           aria-expanded={open}

@@ -6,6 +6,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, type KeyboardEvent, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DIALOG_Z_INDEX } from '#shared/constants.ts';
+import { useReturnFocus } from '#client/lib/focus-return.ts';
 import { swipeDirection } from '#client/lib/swipe.ts';
 
 export interface GalleryPhoto {
@@ -33,6 +34,7 @@ export function GalleryViewer({
   const { t } = useTranslation('directory');
   const touch = useRef<{ x: number; y: number } | null>(null);
   const open = index !== null && photos.length > 0;
+  const returnFocus = useReturnFocus(open);
   const current = open ? Math.min(Math.max(index, 0), photos.length - 1) : 0;
   const step = (by: number) => onIndex((current + by + photos.length) % photos.length);
 
@@ -66,6 +68,7 @@ export function GalleryViewer({
           style={{ zIndex: DIALOG_Z_INDEX }}
           aria-describedby={undefined}
           onKeyDown={onKeyDown}
+          onCloseAutoFocus={returnFocus}
           onTouchStart={onTouchStart}
           onTouchEnd={onTouchEnd}
           data-testid="gallery-viewer"

@@ -252,6 +252,7 @@ function PlaceChipsView({
 export function CardGridView({ page, t, emptyText }: { page: DirectoryPage; t: Translate; emptyText: string }) {
   return (
     <div className="profile-list">
+      {page.data.length > 0 && <h2 className="visually-hidden">{t('list.profilesHeading')}</h2>}
       {page.data.length > 0 && (
         <ul className="card-grid" data-testid="profile-grid">
           {page.data.map((item, index) => (

@@ -4,6 +4,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DIALOG_Z_INDEX, MODAL_Z_INDEX } from '#shared/constants.ts';
+import { useReturnFocus } from '#client/lib/focus-return.ts';
 
 export interface DialogFrameProps {
   open: boolean;
@@ -34,6 +35,7 @@ export function DialogFrame({
 }: DialogFrameProps) {
   const { t } = useTranslation();
   const zIndex = layer === 'dialog' ? DIALOG_Z_INDEX : MODAL_Z_INDEX;
+  const returnFocus = useReturnFocus(open);
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
       <Dialog.Portal>
@@ -42,6 +44,7 @@ export function DialogFrame({
           className={`dialog${className ? ` ${className}` : ''}`}
           style={{ zIndex }}
           role={role}
+          onCloseAutoFocus={returnFocus}
           data-testid={testId}
           {...(described ? {} : { 'aria-describedby': undefined })}
         >

@@ -58,6 +58,8 @@ export function ProfileList({
 
   return (
     <div className="profile-list">
+      {/* The cards' names are h3: this h2 keeps the outline one level at a time under the page's h1. */}
+      {items.length > 0 && <h2 className="visually-hidden">{t('list.profilesHeading')}</h2>}
       {items.length > 0 && (
         // The modal's code (and Radix Dialog with it) loads when a finger or pointer reaches a card, not
         // with the list (issue 14, docs/decisions/0709): the first route carries only what it shows.

@@ -19,6 +19,7 @@ import { closeProfile, neighbourOf, openProfile, profileModalStore, useProfileMo
 import { ApiError } from '#client/lib/api.ts';
 import { useCurrentUser } from '#client/lib/app-data.ts';
 import { useDocumentTitle } from '#client/lib/document-title.ts';
+import { useReturnFocus } from '#client/lib/focus-return.ts';
 import { ProfileDetails } from './profile-details';
 import { InlineSpinner } from '#client/components/spinner.tsx';
 import './directory.css';
@@ -51,6 +52,7 @@ export function ProfileModal() {
   const location = useLocation();
   const isAdmin = useCurrentUser().data?.role === 'admin';
   const [shown, setShown] = useState<Shown | null>(null);
+  const returnFocus = useReturnFocus(open);
   const [galleryReady, setGalleryReady] = useState(false);
   const videoRef = useRef<HTMLVideoElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
@@ -232,6 +234,7 @@ export function ProfileModal() {
             event.preventDefault();
             contentRef.current?.focus();
           }}
+          onCloseAutoFocus={returnFocus}
           onTouchStart={onTouchStart}
           onTouchEnd={onTouchEnd}
           data-testid="profile-modal"
