@@ -35,6 +35,7 @@ import { directoryRoutes } from './modules/directory/directory.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { languageRoutes } from './modules/i18n/language.routes';
 import { helpRoutes } from './modules/help/help.routes';
+import { publicMediaRoutes } from './modules/media/media-serving';
 import { mediaRoutes } from './modules/media/media.routes';
 import { moneyRoutes, webhookRoutes } from './modules/money/money.routes';
 import { noticesRoutes } from './modules/notices/notices.routes';
@@ -116,13 +117,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // <style> elements a library writes at run time (the dialogs' scroll lock) carry the page's nonce,
   // which the page names in <meta name="csp-nonce">; the Tumblr count comes through our own API. The
   // headers are computed once; /api answers get a static CSP of their own (docs/decisions/0721).
+  // Media from a CDN or a public bucket (S3_PUBLIC_URL) are loaded from its origin.
+  const mediaOrigin = ctx.env.S3_BUCKET && ctx.env.S3_PUBLIC_URL ? [new URL(ctx.env.S3_PUBLIC_URL).origin] : [];
   securityHeaders(app, {
     helmet: {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          mediaSrc: ["'self'", 'blob:'],
+          imgSrc: ["'self'", 'data:', 'blob:', ...mediaOrigin],
+          mediaSrc: ["'self'", 'blob:', ...mediaOrigin],
           styleSrc: ["'self'"],
           scriptSrc: ["'self'"],
           connectSrc: ["'self'"],
@@ -188,18 +191,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   if (sandboxInUse(ctx)) await app.register(sandboxAcquirerRoutes, { ctx, root: () => app });
   if (ctx.env.NODE_ENV === 'development') await app.register(devOutboxRoutes, { ctx });
 
-  const mediaRoot = path.join(ctx.env.dataDir, 'media', 'public');
-  fs.mkdirSync(mediaRoot, { recursive: true });
   // Pictures and videos are subresources: the small header set of assetRoutes (docs/decisions/0712).
-  await app.register(
-    assetRoutes(fastifyStatic, {
-      root: mediaRoot,
-      prefix: '/media/',
-      decorateReply: false,
-      maxAge: '30d',
-      immutable: true,
-    }),
-  );
+  await app.register(assetRoutes(publicMediaRoutes, { ctx }));
 
   await app.register(seoRoutes, { ctx });
 

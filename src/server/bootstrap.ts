@@ -6,8 +6,9 @@ import type { AppContext } from './context';
 import { openDatabase, type Database } from './db/client';
 import type { Env } from './env';
 import { createMailer } from './lib/mailer';
-import { LocalMediaStore } from './lib/media-store';
+import { LocalMediaStore, type MediaStore } from './lib/media-store';
 import { createRateLimiter } from './lib/rate-limiter';
+import { S3MediaStore } from './lib/s3-media-store';
 import { createSmsSender } from './lib/sms';
 import { CLIENT_DIR } from './app';
 
@@ -31,6 +32,21 @@ function loadSecret(env: Env): string {
   }
 }
 
+/** S3-compatible storage when S3_BUCKET is set, else DATA_DIR/media (docs/decisions/1000). */
+export function openMediaStore(env: Env): MediaStore {
+  if (!env.S3_BUCKET) return new LocalMediaStore(path.join(env.dataDir, 'media'));
+  return new S3MediaStore({
+    bucket: env.S3_BUCKET,
+    privateBucket: env.S3_PRIVATE_BUCKET!,
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    publicUrl: env.S3_PUBLIC_URL,
+  });
+}
+
 export function readBuildId(): string {
   try {
     return fs.readFileSync(path.join(CLIENT_DIR, 'build-id.txt'), 'utf8').trim();
@@ -49,7 +65,7 @@ export async function openRuntime(env: Env, overrides: { inMemory?: boolean } = 
     env,
     db: database.db,
     dbKind: database.kind,
-    media: new LocalMediaStore(path.join(env.dataDir, 'media')),
+    media: openMediaStore(env),
     mailer: createMailer(env),
     sms: createSmsSender(env),
     limiter: createRateLimiter(env),
@@ -62,6 +78,7 @@ export async function openRuntime(env: Env, overrides: { inMemory?: boolean } = 
     database,
     async close() {
       await Promise.allSettled([ctx.mailer.close(), ctx.limiter.close()]);
+      ctx.media.close?.();
       await database.close();
     },
   };

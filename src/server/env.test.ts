@@ -14,4 +14,15 @@ describe('the environment schema', () => {
     for (const bad of ['example.com', 'javascript:alert(1)', 'ftp://example.com'])
       expect(() => loadEnv({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);
   });
+
+  it('stores media in S3 only with two different buckets, and says so for a half-written configuration', () => {
+    const s3 = { S3_BUCKET: 'media', S3_PRIVATE_BUCKET: 'media-private', S3_FORCE_PATH_STYLE: '1' };
+    expect(loadEnv(s3)).toMatchObject({ S3_BUCKET: 'media', S3_FORCE_PATH_STYLE: true, S3_REGION: 'us-east-1' });
+    expect(loadEnv({}).S3_FORCE_PATH_STYLE).toBe(false);
+    expect(() => loadEnv({ S3_BUCKET: 'media' })).toThrow(/S3_PRIVATE_BUCKET: required with S3_BUCKET/);
+    expect(() => loadEnv({ ...s3, S3_PRIVATE_BUCKET: 'media' })).toThrow(/S3_PRIVATE_BUCKET: must differ/);
+    expect(() => loadEnv({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_BUCKET: required when S3_ENDPOINT/);
+    expect(() => loadEnv({ ...s3, S3_ACCESS_KEY_ID: 'key' })).toThrow(/S3_SECRET_ACCESS_KEY: set both or neither/);
+    expect(() => loadEnv({ ...s3, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+  });
 });

@@ -57,6 +57,24 @@ const EnvSchema = z
       .min(1)
       .max(24 * 60)
       .default(15),
+    // Media in S3-compatible storage (docs/decisions/1000): set S3_BUCKET (public pictures and videos)
+    // and S3_PRIVATE_BUCKET (photo IDs, videos waiting for an admin; never named by a URL). Unset, media
+    // stay in DATA_DIR/media, which only one instance can use.
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_PRIVATE_BUCKET: z.string().min(3).optional(),
+    /** Anything but AWS: MinIO, Garage, R2... (https://minio.example:9000). */
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    /** Unset, the SDK's own chain (instance role, AWS_* variables, ~/.aws) supplies the credentials. */
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** bucket in the path (endpoint/bucket/key) instead of the host name: MinIO and most self-hosted servers. */
+    S3_FORCE_PATH_STYLE: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+    /** Where browsers load public media (a CDN or the public bucket's own address); unset, the app serves /media/. */
+    S3_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Tests only (NODE_ENV=test): a crash injected at a named point of the money code. */
     MONEY_FAULT_POINT: z.enum(['after_provider_charge', 'after_webhook_verified']).optional(),
   })
@@ -67,11 +85,29 @@ const EnvSchema = z
         path: ['PUBLIC_URL'],
         message: 'required in production (e.g. https://example.com)',
       });
+    checkS3(env, ctx);
     if (env.CRYPTO_PROVIDER !== 'btcpay') return;
     for (const key of ['BTCPAY_URL', 'BTCPAY_STORE_ID', 'BTCPAY_API_KEY', 'BTCPAY_WEBHOOK_SECRET'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when CRYPTO_PROVIDER=btcpay' });
     }
   });
+
+type ParsedEnv = z.infer<typeof EnvSchema>;
+
+function checkS3(env: Omit<ParsedEnv, 'dataDir'>, ctx: z.RefinementCtx) {
+  const issue = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+  if (!env.S3_BUCKET) {
+    // A typo in S3_BUCKET must not silently put every upload on one instance's disk.
+    for (const key of ['S3_PRIVATE_BUCKET', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_PUBLIC_URL'] as const)
+      if (env[key]) issue('S3_BUCKET', `required when ${key} is set`);
+    return;
+  }
+  if (!env.S3_PRIVATE_BUCKET)
+    issue('S3_PRIVATE_BUCKET', 'required with S3_BUCKET (photo IDs never go in the public one)');
+  else if (env.S3_PRIVATE_BUCKET === env.S3_BUCKET) issue('S3_PRIVATE_BUCKET', 'must differ from S3_BUCKET');
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY)
+    issue(env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID', 'set both or neither');
+}
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
 

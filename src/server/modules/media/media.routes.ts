@@ -19,12 +19,13 @@ import {
   UploadPhotoQuery,
   VideoResponse,
 } from '#shared/schemas/media.ts';
-import { Bytes, errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
+import { Bytes, errorAnswers, fileAnswer, NotModified } from '#shared/schemas/answers.ts';
 import type { AppContext } from '../../context';
 import * as policy from '../../policies';
 import { requireCsrf, requireUser } from '../../plugins/session';
 import { may, signedIn } from '../auth/guards';
 import * as service from './media.service';
+import { sendObject } from './media-serving';
 import { readUpload, readUploadToFile } from './upload';
 
 /** Pictures and videos cost CPU: enough for a busy editing session, not for a flood. */
@@ -116,7 +117,8 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => ({ data: await service.videoState(ctx, req.params.id) }),
   );
 
-  // The owner and admins watch a video the public cannot see yet: the MP4 itself, or a JSON error.
+  // The owner and admins watch a video the public cannot see yet: the MP4 itself (streamed, by range for
+  // a seeking player), or a JSON error.
   app.get(
     '/edit/videoFile/:id',
     {
@@ -125,13 +127,16 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         params: IdParam,
         response: {
           200: fileAnswer('video/mp4', 'The converted video (pending or approved).', Bytes),
+          206: fileAnswer('video/mp4', 'The byte range a Range header asked for (a player seeking).', Bytes),
+          304: NotModified,
+          416: z.undefined().describe('The Range header asked for bytes past the end.'),
           ...errorAnswers(401, 403, 404),
         },
       },
     },
     async (req, reply) => {
-      const file = await service.readVideoFile(ctx, req.params.id);
-      return reply.type(file.contentType).header('cache-control', 'private, no-store').send(file.body);
+      const file = await service.videoFile(ctx, req.params.id);
+      return sendObject(req, reply, ctx.media, file.visibility, file.key, 'private, no-store');
     },
   );
 };

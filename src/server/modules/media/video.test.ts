@@ -10,7 +10,8 @@ import { atClock, hoursFromNow } from '../../test/clock';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { filesUnder, jpegWithGps, multipart, probeTags, videoWithLocation } from '../../test/media-files';
-import { approveVideo, listPendingVideos, mediaJobHandlers, rejectVideo } from './media.service';
+import { approveVideo, listPendingVideos, rejectVideo } from './video.service';
+import { mediaJobHandlers } from './video.job';
 
 let t: TestApp;
 let mediaDir: string;

@@ -2,13 +2,11 @@
 // placeholder pictures, the default products, the system ledger accounts and the first admin.
 // Everything is invented (names from ./names, texts from ./texts); nobody signs into a demo account.
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { eq, inArray, or, sql } from 'drizzle-orm';
 import { RATE_KEYS, SERVICES, WEEKDAYS } from '#shared/constants.ts';
 import type { Db, Tx } from '../../db/client';
 import { accounts, cities, ledgerAccounts, listings, media, products, profiles } from '../../db/schema';
-import { LocalMediaStore, type MediaStore } from '../../lib/media-store';
+import type { MediaStore } from '../../lib/media-store';
 import { hashPassword } from '../../lib/password';
 import { refreshSearchWords } from '../directory/directory.service';
 import { refreshCountryPrimary } from '../listings/listings.service';
@@ -317,12 +315,13 @@ export async function seedDemo(ctx: SeedContext, options: SeedOptions): Promise<
 
     const initials = [...new Set([...FEMALE_NAMES, ...MALE_NAMES, ...TRANS_NAMES].map((n) => n[0]))].sort();
     const pool = await renderPool(rnd, initials, 16);
-    const local = ctx.media instanceof LocalMediaStore ? ctx.media : null;
     const poolKeys = new Map<PoolImage, string>();
     for (const [letter, image] of pool.avatars)
       poolKeys.set(image, `${POOL_PREFIX}/avatar-${letter.toLowerCase()}.webp`);
     pool.gallery.forEach((image, i) => poolKeys.set(image, `${POOL_PREFIX}/gallery-${i + 1}.webp`));
-    if (local) for (const [image, key] of poolKeys) await ctx.media.put('public', key, image.body, 'image/webp');
+    // Each picture is stored once; every profile gets a copy under its own key (a hard link in a directory,
+    // a server-side copy in S3): deleting one profile's file never touches another's.
+    for (const [image, key] of poolKeys) await ctx.media.put('public', key, image.body, 'image/webp');
 
     const passwordHash = await hashPassword(crypto.randomBytes(24).toString('base64url'));
     const counts = { profiles: 0, listings: 0, media: 0 };
@@ -352,13 +351,13 @@ export async function seedDemo(ctx: SeedContext, options: SeedOptions): Promise<
       for (const m of plan.media) if (m.type === 'avatar') avatarOf.set(m.userId, m.id!);
       for (const p of plan.profiles) p.avatarMediaId = avatarOf.get(p.userId) ?? null;
 
-      // Files and rows go in parallel: linking is file-system work, inserting is database work.
+      // Files and rows go in parallel: copying is store work, inserting is database work.
       await Promise.all([
         pooled(
           plan.media.map((m, i) => [m, plan.files[i]] as const),
           32,
           async ([m, image]) => {
-            await placeFile(ctx.media, local, poolKeys.get(image)!, m.storageKey, image.body);
+            await ctx.media.copy('public', poolKeys.get(image)!, m.storageKey);
           },
         ),
         (async () => {
@@ -380,22 +379,6 @@ export async function seedDemo(ctx: SeedContext, options: SeedOptions): Promise<
   await refreshSearchWords(ctx.db);
   await ctx.db.execute(sql`analyze`);
   return { ...outcome, ms: Math.round(performance.now() - started) };
-}
-
-async function placeFile(store: MediaStore, local: LocalMediaStore | null, poolKey: string, key: string, body: Buffer) {
-  if (local) {
-    const target = path.join(local.dir('public'), key);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    try {
-      // A hard link per user: deleting one user's file never touches another's, and no bytes are copied.
-      await fs.link(path.join(local.dir('public'), poolKey), target);
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
-      // Other file systems (EXDEV, EPERM): fall back to a copy.
-    }
-  }
-  await store.put('public', key, body, 'image/webp');
 }
 
 interface PlanInput {
