@@ -40,6 +40,23 @@ const notFound = (err: unknown) => {
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
 };
 
+/**
+ * The SDK retries its requests, but not one whose body is a stream: a kept-alive socket the server has
+ * just closed (ECONNRESET) would fail a video upload or download. Those are tried again with a fresh
+ * stream; an answer from the server that refuses the request (4xx) is not.
+ */
+async function retried<T>(attempt: () => Promise<T>, tries = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
+      if (i >= tries || (status >= 400 && status < 500)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100 * i));
+    }
+  }
+}
+
 export class S3MediaStore implements MediaStore {
   readonly kind = 's3';
   readonly client: S3Client;
@@ -85,13 +102,15 @@ export class S3MediaStore implements MediaStore {
   async putFile(visibility: Visibility, key: string, file: string, contentType: string) {
     // One PUT with a known length streams the file (S3 takes up to 5 GB so; videos stop at 200 MB).
     const { size } = await fs.promises.stat(file);
-    await this.client.send(
-      new PutObjectCommand({
-        ...this.target(visibility, key),
-        Body: fs.createReadStream(file),
-        ContentLength: size,
-        ...this.headers(visibility, contentType),
-      }),
+    await retried(() =>
+      this.client.send(
+        new PutObjectCommand({
+          ...this.target(visibility, key),
+          Body: fs.createReadStream(file),
+          ContentLength: size,
+          ...this.headers(visibility, contentType),
+        }),
+      ),
     );
   }
 
@@ -142,10 +161,12 @@ export class S3MediaStore implements MediaStore {
   }
 
   async download(visibility: Visibility, key: string, file: string) {
-    const object = await this.open(visibility, key);
-    if (!object) return false;
-    await writeStream(object.body, file);
-    return true;
+    return retried(async () => {
+      const object = await this.open(visibility, key);
+      if (!object) return false;
+      await writeStream(object.body, file);
+      return true;
+    });
   }
 
   async copy(visibility: Visibility, from: string, to: string) {
