@@ -19,6 +19,8 @@ import { RedisRateLimiter } from './lib/rate-limiter';
 import { answerCache, visitorAnswer, type Produced } from './modules/directory/directory.cache';
 import { clientErrorHandler, frameworkErrors, plainNotFound, registerErrorHandler } from './plugins/error-handler';
 import { apiDocsRoute, registerApiDocs } from './plugins/api-docs';
+import { cardGuard } from './plugins/card-guard';
+import { urlForLog } from './lib/card-numbers';
 import { applyHttpLimits, HTTP_LIMITS, serverOptions, type HttpLimits } from './plugins/http-limits';
 import { recordRoutes } from './plugins/route-table';
 import { sameOriginPlugin } from './plugins/same-origin';
@@ -40,7 +42,6 @@ import { mediaRoutes } from './modules/media/media.routes';
 import { moneyRoutes, webhookRoutes } from './modules/money/money.routes';
 import { noticesRoutes } from './modules/notices/notices.routes';
 import { profileEditRoutes } from './modules/profiles/profile-edit.routes';
-import { urlForLog } from './modules/money/card-guard';
 import { sandboxInUse } from './modules/money/providers';
 import { sandboxAcquirerRoutes } from './modules/sandbox-acquirer/sandbox-acquirer.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
@@ -70,7 +71,7 @@ export interface BuildOptions {
   httpLimits?: Partial<HttpLimits>;
 }
 
-/** What a log line says of a request: never a card number someone put in the URL (money/card-guard.ts). */
+/** What a log line says of a request: never a card number someone put in the URL (lib/card-numbers.ts). */
 function logRequest(req: FastifyRequest) {
   return { method: req.method, url: urlForLog(req.url), host: req.host, remoteAddress: req.ip };
 }
@@ -98,6 +99,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   }).withTypeProvider<ZodTypeProvider>();
 
   recordRoutes(app);
+  cardGuard(app);
   applyHttpLimits(app, limits, !!ctx.env.TRUST_PROXY);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
