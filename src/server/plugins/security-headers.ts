@@ -142,3 +142,49 @@ export function securityHeaders(app: FastifyInstance, opts: SecurityHeadersOptio
     done(null, payload);
   });
 }
+
+const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), display-capture=(), geolocation=(self), gyroscope=(), magnetometer=(), ' +
+  'microphone=(), midi=(), payment=(), usb=(), browsing-topics=()';
+
+/**
+ * The site's own policy, set once for the app (moved from app.ts, issue 22 item 4): the CSP of pages and
+ * /api, the features no page uses, and no-store on answers for a signed-in account.
+ */
+export function siteHeaders(app: FastifyInstance, opts: { production: boolean; mediaOrigins: string[] }) {
+  // No inline style or script and no foreign script host (issue 8, item 11; docs/decisions/0805): the
+  // <style> elements a library writes at run time (the dialogs' scroll lock) carry the page's nonce,
+  // which the page names in <meta name="csp-nonce">; the Tumblr count comes through our own API. The
+  // headers are computed once; /api answers get a static CSP of their own (docs/decisions/0721). Media
+  // from a CDN or a public bucket come from `mediaOrigins`.
+  securityHeaders(app, {
+    helmet: {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:', ...opts.mediaOrigins],
+          mediaSrc: ["'self'", 'blob:', ...opts.mediaOrigins],
+          styleSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      hsts: opts.production,
+    },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    // A built script or a picture is not a document: it carries no policy for documents (0712).
+    if (isAssetRequest(request)) return;
+    // Features no page of the site uses are off; geolocation is for "nearby" on our own pages only.
+    void reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // An answer for a signed-in account (email, mobile, balance...) or one that starts a session is
+    // never kept by a browser or a shared cache.
+    // A route that already said no-store (the private photo ID says "private, no-store") keeps its own.
+    const own = String(reply.getHeader('cache-control') ?? '');
+    if (request.url.startsWith('/api/') && (request.user || reply.hasHeader('set-cookie')) && !own.includes('no-store'))
+      void reply.header('cache-control', 'no-store');
+  });
+}

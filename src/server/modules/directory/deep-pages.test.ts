@@ -6,7 +6,7 @@ import { LIST_MAX_PAGE, NEARBY_MAX_PAGE } from '#shared/schemas/directory.ts';
 import { accounts, cities, listings, profiles } from '../../db/schema';
 import { seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
-import { bulkInsert } from '../seed/bulk-insert';
+import { bulkInsert } from '../../db/bulk-insert';
 
 let t: TestApp;
 const CITIES = 300;

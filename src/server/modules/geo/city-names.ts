@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Language } from '#shared/constants.ts';
 import { queryRows, type Db } from '../../db/client';
 import { cityNames } from '../../db/schema';
-import { bulkInsert } from '../seed/bulk-insert';
+import { bulkInsert } from '../../db/bulk-insert';
 
 export const PACKAGED_NAMES_FILE = path.join(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLUG_PATTERN } from '#shared/constants.ts';
 import type { Database } from '../../db/client';
-import { rowsOf } from '../seed/bulk-insert';
+import { rowsOf } from '../../db/bulk-insert';
 import { openTestDatabase } from '../../test/helpers';
 import { importGeo, slugify } from './geo-import';
 

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import countryNames from 'i18n-iso-countries';
 import type { Db } from '../../db/client';
 import { cities as citiesTable, countries as countriesTable } from '../../db/schema';
-import { bulkInsert, rowsOf } from '../seed/bulk-insert';
+import { bulkInsert, rowsOf } from '../../db/bulk-insert';
 import { slugify } from './slug';
 
 export { slugify } from './slug';

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
-import { rowsOf } from '../seed/bulk-insert';
+import { rowsOf } from '../../db/bulk-insert';
 import { openTestDatabase } from '../../test/helpers';
 import { buildSearchText, foldText, isComplete, isListed, missingFields } from './profile-derive';
 

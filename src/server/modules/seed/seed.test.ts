@@ -9,7 +9,7 @@ import { LocalMediaStore } from '../../lib/media-store';
 import { verifyPassword } from '../../lib/password';
 import { importGeo } from '../geo/geo-import';
 import { buildSearchText, isListed } from '../profiles/profile-derive';
-import { rowsOf } from './bulk-insert';
+import { rowsOf } from '../../db/bulk-insert';
 import { seedDemo } from './seed';
 import { openTestDatabase } from '../../test/helpers';
 

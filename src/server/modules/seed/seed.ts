@@ -11,7 +11,7 @@ import { hashPassword } from '../../lib/password';
 import { refreshSearchWords } from '../directory/directory.service';
 import { refreshCountryPrimary } from '../listings/listings.service';
 import { buildSearchText, foldText, isComplete, isListed } from '../profiles/profile-derive';
-import { allocateIds, bulkInsert, rowsOf } from './bulk-insert';
+import { allocateIds, bulkInsert, rowsOf } from '../../db/bulk-insert';
 import { IMAGE_HEIGHT, IMAGE_WIDTH, renderPool, type PoolImage } from './images';
 import { FEMALE_NAMES, MALE_NAMES, STAGE_SURNAMES, TRANS_NAMES } from './names';
 import { Random } from './random';

@@ -3,7 +3,7 @@
 // VALUES list with a bound parameter per cell, and it never hits the 65,535-parameter limit.
 import { getTableColumns, sql, type Table } from 'drizzle-orm';
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
-import type { Db, Tx } from '../../db/client';
+import type { Db, Tx } from './client';
 
 type Executor = Pick<Db | Tx, 'execute'>;
 
