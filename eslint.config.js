@@ -176,6 +176,30 @@ export default tseslint.config(
     },
   },
   {
+    // Services hold no SQL (issue 22 item 2; fastify/demo's repositories): queries live in *.repo.ts.
+    files: ['src/server/**/*.service.ts'],
+    ignores: [
+      // Not yet split into a repository: remove each line as its *.repo.ts lands (issue 22 item 2).
+      'src/server/modules/auto-topup/auto-topup.service.ts',
+      'src/server/modules/listings/listings.service.ts',
+      'src/server/modules/notices/notices.service.ts',
+      'src/server/modules/sandbox-acquirer/sandbox-acquirer.service.ts',
+    ],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['#client/*', '**/client/**'], message: 'The server does not import client code.' },
+        {
+          group: ['../*/*.repo', '../../modules/*/*.repo'],
+          message: 'Call another module through its service, not its repository.',
+        },
+        {
+          group: ['drizzle-orm', 'drizzle-orm/*', '**/db/schema', '#server/db/schema'],
+          message: 'A service holds no SQL: put the query in its *.repo.ts.',
+        },
+      ]),
+    },
+  },
+  {
     // One authorisation policy (issue 22 item 1): who may do what is written in src/server/policies and
     // asked with can()/authorize(); a role compared anywhere else is a second rule that drifts.
     files: ['src/server/**/*.ts'],

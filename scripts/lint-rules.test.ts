@@ -74,4 +74,13 @@ describe('lint rules of issue 22', () => {
     const run = () => execFileSync('npx', ['dpdm', ...flags, a], { cwd: root, stdio: 'pipe' });
     expect(run).toThrow();
   }, 120_000);
+
+  it('refuses drizzle-orm and db/schema in a service, and lets a repository have them', async () => {
+    const code =
+      "import { eq } from 'drizzle-orm';\nimport { accounts } from '../../db/schema';\nexport const q = [eq, accounts];\n";
+    const service = plant(`src/server/modules/zz-planted-${tag}/planted.service.ts`, code);
+    const repo = plant(`src/server/modules/zz-planted-${tag}/planted.repo.ts`, code);
+    expect((await messages(service)).join('\n')).toMatch(/A service holds no SQL/);
+    expect((await messages(repo)).join('\n')).not.toMatch(/A service holds no SQL/);
+  }, 120_000);
 });
