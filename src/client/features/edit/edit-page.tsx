@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import {
   EDIT_MENU,
+  EDIT_MENU_GROUPS,
   menuLink,
   SECTION_OF_REQUIRED,
   sectionFromQuery,
@@ -37,6 +38,7 @@ import {
   type SectionProps,
 } from './section-forms';
 import { NoticesPanel } from '#client/features/notices/index.ts';
+import { openAdminModal } from '#client/features/admin/index.ts';
 import './edit.css';
 
 export const SECTION_FORMS: Partial<Record<MenuEntry, ComponentType<SectionProps>>> = {
@@ -145,7 +147,7 @@ function SectionPanel({
     ref.current?.focus({ preventScroll: true });
   }, [section]);
   const Form = SECTION_FORMS[section];
-  const link = menuLink(section, id, data.screen_name);
+  const link = menuLink(section, id);
   return (
     <section
       ref={ref}
@@ -164,6 +166,15 @@ function SectionPanel({
       {Form ? (
         // Keyed by the section so a form starts from the saved values each time it opens.
         <Form key={section} id={id} self={self} data={data} />
+      ) : section === 'warn' || section === 'directory_admin' ? (
+        <button
+          type="button"
+          className="button button--primary"
+          aria-haspopup="dialog"
+          onClick={() => openAdminModal(id)}
+        >
+          {t(`menu.${section}`)}
+        </button>
       ) : (
         link && (
           <Link className="button button--primary" to={link}>
@@ -188,34 +199,59 @@ function EditMenu({
 }) {
   const { t } = useTranslation('edit');
   const needed = new Set(data.missing.map((m) => SECTION_OF_REQUIRED[m]));
+  const kinds = new Map<MenuEntry, 'form' | 'link' | 'admin'>(EDIT_MENU.map((e) => [e.id, e.kind]));
   return (
     <nav className="edit-menu" aria-label={t('menu.label')} data-testid="edit-menu">
-      <ul className="edit-menu__list">
-        {EDIT_MENU.filter((e) => e.kind !== 'admin' || isAdmin).map((entry) => {
-          const to = entry.kind === 'form' ? `/edit/${id}?edit=${entry.id}` : menuLink(entry.id, id, data.screen_name)!;
-          return (
-            <li key={entry.id}>
-              <Link
-                className={`edit-menu__entry${active === entry.id ? ' edit-menu__entry--active' : ''}`}
-                to={to}
-                aria-current={active === entry.id ? 'true' : undefined}
-                data-section={entry.id}
-              >
-                <span className="edit-menu__name">
-                  {t(`menu.${entry.id}`)}
-                  {needed.has(entry.id) && <span className="badge edit-menu__needed">{t('menu.needed')}</span>}
-                  {entry.kind !== 'form' && (
-                    <span className="edit-menu__arrow" aria-label={t('menu.opens')}>
-                      ›
+      {EDIT_MENU_GROUPS.filter((group) => group.id !== 'admin' || isAdmin).map((group) => (
+        <section key={group.id} className="edit-menu__group" aria-labelledby={`edit-menu-${group.id}`}>
+          <h2 id={`edit-menu-${group.id}`} className="edit-menu__group-title">
+            {t(`menu.groups.${group.id}`)}
+          </h2>
+          <ul className="edit-menu__list" data-group={group.id}>
+            {group.entries.map((entry) => {
+              const kind = kinds.get(entry);
+              if (kind === 'admin')
+                // Warn and Directory Admin act on this profile: its admin modal (verify, flag, warn).
+                return (
+                  <li key={entry}>
+                    <button
+                      type="button"
+                      className="edit-menu__entry"
+                      aria-haspopup="dialog"
+                      onClick={() => openAdminModal(id)}
+                      data-section={entry}
+                    >
+                      <span className="edit-menu__name">{t(`menu.${entry}`)}</span>
+                      <span className="edit-menu__lead small muted">{t(`lead.${entry}`)}</span>
+                    </button>
+                  </li>
+                );
+              const to = kind === 'form' ? `/edit/${id}?edit=${entry}` : menuLink(entry, id)!;
+              return (
+                <li key={entry}>
+                  <Link
+                    className={`edit-menu__entry${active === entry ? ' edit-menu__entry--active' : ''}`}
+                    to={to}
+                    aria-current={active === entry ? 'true' : undefined}
+                    data-section={entry}
+                  >
+                    <span className="edit-menu__name">
+                      {t(`menu.${entry}`)}
+                      {needed.has(entry) && <span className="badge edit-menu__needed">{t('menu.needed')}</span>}
+                      {kind !== 'form' && (
+                        <span className="edit-menu__arrow" aria-label={t('menu.opens')}>
+                          ›
+                        </span>
+                      )}
                     </span>
-                  )}
-                </span>
-                <span className="edit-menu__lead small muted">{t(`lead.${entry.id}`)}</span>
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
+                    <span className="edit-menu__lead small muted">{t(`lead.${entry}`)}</span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ))}
     </nav>
   );
 }
