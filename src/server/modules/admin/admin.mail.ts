@@ -38,6 +38,8 @@ export async function tellAdvertiser(tx: Tx, userId: number, d: Decision, at: Da
     params: { date },
     path: t.path,
     at,
+    // A newer decision replaces the older one's notice: "declined" never stays beside "verified".
+    ...(d.kind === 'warning' ? {} : { replaces: ['verification_verified', 'verification_declined'] }),
   });
   await enqueue(tx, ADMIN_MAIL_JOB, { userId, decision: d, date }, at);
 }

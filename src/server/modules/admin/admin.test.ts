@@ -232,6 +232,27 @@ describe('verification by an admin', () => {
     return { ...a, requestId: row.id };
   }
 
+  it('a newer decision replaces the older one: "declined" does not stay unread beside "verified" (issue 23, item 6)', async () => {
+    const a = await pendingRequest(41);
+    const first = await call('POST', '/api/admin/verify', {
+      request_id: a.requestId,
+      decision: 'declined',
+      reason: 'avatar_no_clear_face',
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    await upload(`/api/edit/verify/${a.id}`, a.session, await jpegWithGps({ seed: 43 }));
+    const rows = await t.ctx.db.select().from(verificationRequests).where(eq(verificationRequests.userId, a.id));
+    const second = rows.find((r) => r.id !== a.requestId)!;
+    const ok = await call('POST', '/api/admin/verify', { request_id: second.id, decision: 'verified' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const list = (await t.app.inject({ method: 'GET', url: '/api/notices', ...a.session })).json();
+    const unread = (list.data as Array<{ kind: string; read: boolean }>).filter((n) => !n.read).map((n) => n.kind);
+    expect(unread).toEqual(['verification_verified']);
+    expect(list.unread).toBe(1);
+    // Kept, read: the history is still there.
+    expect(list.data.map((n: { kind: string }) => n.kind)).toEqual(['verification_verified', 'verification_declined']);
+  });
+
   it('lists pending requests by default with the avatar and the private ID; verify and decline reach the advertiser', async () => {
     const one = await pendingRequest(31);
     const two = await pendingRequest(33);

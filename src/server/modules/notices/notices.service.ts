@@ -22,10 +22,20 @@ export interface NewNotice {
   /** Where the notice leads, when anywhere. */
   path?: string | null;
   at: Date;
+  /**
+   * Kinds this notice makes stale: their unread notices of the account count as read from now on (a
+   * verification decided anew replaces the older decision's notice, issue 23 item 6).
+   */
+  replaces?: string[];
 }
 
 /** In the caller's transaction when given: the notice exists only if what it reports happened. */
 export async function addNotice(db: Db | Tx, n: NewNotice) {
+  if (n.replaces?.length)
+    await db
+      .update(notices)
+      .set({ readAt: n.at })
+      .where(and(eq(notices.userId, n.userId), inArray(notices.kind, n.replaces), isNull(notices.readAt)));
   const [row] = await db
     .insert(notices)
     .values({
