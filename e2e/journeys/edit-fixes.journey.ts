@@ -1,9 +1,9 @@
 // Edit-screen defects of issue 23 found at 375 px: the edit menu in groups, "Your Likes" saying it means
 // services (item 8); the admin's Warn and Directory Admin acting on the profile being edited, through its
-// admin modal (item 9).
+// admin modal (item 9); notices that can be dismissed and leave the menu on the first screen (item 6).
 import assert from 'node:assert/strict';
 import { expect, PHONE, test } from '../harness';
-import { newAdvertiser, signInAsAdmin } from './admin-helpers';
+import { call, newAdvertiser, signInAsAdmin } from './admin-helpers';
 
 test.use({ viewport: PHONE });
 
@@ -64,5 +64,46 @@ test("edit: the admin's Warn and Directory Admin open this profile's admin modal
     await modal.locator('.admin-modal__actions').getByRole('button', { name: 'Close' }).click();
     await modal.waitFor({ state: 'detached' });
     await expect(button, 'focus back on the entry').toBeFocused();
+  }
+});
+
+test('edit: notices dismissed one by one or all, the menu still on the first screen @375x812', async ({
+  page,
+  browser,
+  baseUrl,
+}) => {
+  const advertiser = await newAdvertiser(browser, baseUrl, 'noticed', { complete: true, viewport: PHONE });
+  try {
+    // Two notices: two warnings from the moderators (each deletes media, of which there is none).
+    await signInAsAdmin(page, baseUrl);
+    await call(page, `/admin/warn/${advertiser.id}`);
+    await call(page, `/admin/warn/${advertiser.id}`);
+    const mine = advertiser.page;
+    await mine.goto(`${baseUrl}/edit/${advertiser.id}`);
+    const notices = mine.getByTestId('notices');
+    await expect(notices.getByTestId('notice')).toHaveCount(2);
+    await expect(notices.getByRole('heading')).toHaveText('2 messages for you');
+    const menu = mine.getByTestId('edit-menu');
+    await menu.waitFor();
+    const firstGroup = await menu.getByRole('heading', { level: 2 }).first().boundingBox();
+    assert.ok(firstGroup && firstGroup.y + firstGroup.height <= PHONE.height, `menu at ${firstGroup?.y}`);
+    await mine.screenshot({ path: test.info().outputPath('3-notices-and-menu.png') });
+    // One dismissed, then the last with it: gone, and still gone after a reload.
+    await notices
+      .getByRole('button', { name: /^Dismiss “Warning from our moderators”/ })
+      .first()
+      .click();
+    await expect(notices.getByTestId('notice')).toHaveCount(1);
+    await expect(notices.getByTestId('notice').locator('details')).toHaveAttribute('open', '');
+    await call(page, `/admin/warn/${advertiser.id}`);
+    await mine.reload();
+    await expect(notices.getByTestId('notice')).toHaveCount(2);
+    await notices.getByRole('button', { name: 'Dismiss all' }).click();
+    await expect(notices).toHaveCount(0);
+    await mine.reload();
+    await menu.waitFor();
+    await expect(notices).toHaveCount(0);
+  } finally {
+    await advertiser.context.close();
   }
 });

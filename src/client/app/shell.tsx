@@ -15,10 +15,26 @@ import { needsCompletion } from '#shared/rules/completion.ts';
 import { useCurrentUser, useOnlinePing } from '#client/lib/app-data.ts';
 import { useTitleOverride } from '#client/lib/document-title.ts';
 import { applyUserLanguage } from '#client/lib/i18n.ts';
+import { notify } from '#client/lib/dialogs.ts';
 import { readLastCountry } from '#client/lib/last-country.ts';
 import { useCurrentRoute } from './route-meta';
 import { ScrollRestoration } from './scroll-restoration';
 import { useSignedInParts } from './signed-in-parts';
+
+const TOLD_KEY = 'completion-told';
+
+/** True when this browser session has already been told to complete this profile; records it otherwise. */
+function toldThisSession(userId: number): boolean {
+  try {
+    const told = (window.sessionStorage.getItem(TOLD_KEY) ?? '').split(',');
+    if (told.includes(String(userId))) return true;
+    window.sessionStorage.setItem(TOLD_KEY, [...told.filter(Boolean), userId].join(','));
+    return false;
+  } catch {
+    // No storage (private mode): at most once per page load, by the caller's own guard.
+    return false;
+  }
+}
 
 export function Shell() {
   const { t, i18n } = useTranslation();
@@ -52,9 +68,19 @@ export function Shell() {
     const exempt = meta?.section === 'edit' || meta?.section === 'auth' || meta?.section === 'settings';
     if (!redirected.current && needsCompletion(user) && !exempt) {
       redirected.current = true;
-      void navigate(`/edit/${user.user_id}?action=complete`);
+      const walk = `/edit/${user.user_id}?action=complete`;
+      // "Complete your Profile" (spec section 8) over the page she was on, once per browser session, and
+      // never over the walk itself, which says the same in its own heading (issue 23, item 7).
+      if (toldThisSession(user.user_id)) void navigate(walk);
+      else
+        void notify({
+          title: t('completion.title'),
+          message: t('completion.message'),
+          icon: 'info',
+          ok: t('dialog.ok'),
+        }).then(() => navigate(walk));
     }
-  }, [user, meta?.section, navigate]);
+  }, [user, meta?.section, navigate, t]);
 
   const nav = meta?.nav ?? 'contained';
   const country = params.country ?? readLastCountry();

@@ -7,7 +7,6 @@ import { Link } from 'react-router';
 import { SECTION_OF_REQUIRED } from '#shared/rules/edit-sections.ts';
 import { REQUIRED_FIELDS, type RequiredField, type UpdateData } from '#shared/schemas/profile-edit.ts';
 import { AvatarCard, useMediaState } from '#client/features/media/index.ts';
-import { notify } from '#client/lib/dialogs.ts';
 import { useRefreshProfile } from './api';
 import {
   AboutForm,
@@ -18,9 +17,6 @@ import {
   ScreenNameForm,
   type SectionProps,
 } from './section-forms';
-
-/** Profiles whose walk has shown "Please complete your profile first." since the page loaded. */
-const TOLD = new Set<number>();
 
 const STEP_FORMS: Record<Exclude<RequiredField, 'avatar'>, (p: SectionProps) => React.ReactNode> = {
   screenName: ScreenNameForm,
@@ -38,18 +34,6 @@ export function CompletionWalk({ id, self, data }: { id: number; self: boolean; 
   const missing = new Set(data.missing);
   const current: RequiredField | null = picked && missing.has(picked) ? picked : (data.missing[0] ?? null);
   const heading = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    // Once per page load: the walk may mount again (back and forth between screens) without news.
-    if (TOLD.has(id) || data.missing.length === 0) return;
-    TOLD.add(id);
-    void notify({
-      title: t('complete.dialogTitle'),
-      message: t('complete.message'),
-      icon: 'info',
-      ok: t('common:dialog.ok'),
-    });
-  }, [data.missing.length, t, id]);
 
   useEffect(() => {
     heading.current?.focus({ preventScroll: false });

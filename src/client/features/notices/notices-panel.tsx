@@ -1,5 +1,6 @@
 // The account's unread notices, where the advertiser looks first (the overview of /edit/{id}, the
-// auto-topup screen): what went wrong and where to fix it, until marked read.
+// auto-topup screen): what went wrong and where to fix it, until dismissed (marked read). A newer notice
+// of the same matter replaces an older one on the server (a verification decided anew).
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCurrentUser } from '#client/lib/app-data.ts';
@@ -16,33 +17,53 @@ export function NoticesPanel({ userId }: { userId: number }) {
   const markRead = useMarkNoticesRead();
   const unread = (notices.data?.data ?? []).filter((n) => !n.read);
   if (!own || !unread.length) return null;
+  const dismiss = (ids: number[]) => markRead.mutate({ ids });
   return (
     <section className="notices" aria-labelledby="notices-title" data-testid="notices">
-      <h2 id="notices-title" className="notices__title">
-        {t('title', { count: unread.length })}
-      </h2>
+      <div className="notices__head">
+        <h2 id="notices-title" className="notices__title">
+          {t('title', { count: unread.length })}
+        </h2>
+        {unread.length > 1 && (
+          <button
+            type="button"
+            className="link-button"
+            disabled={markRead.isPending}
+            onClick={() => dismiss(unread.map((n) => n.id))}
+          >
+            {t('dismissAll')}
+          </button>
+        )}
+      </div>
       <ul className="notices__list">
         {unread.map((n) => (
           <li key={n.id} className={`notice notice--${n.kind}`} data-testid="notice" data-kind={n.kind}>
-            <p className="notice__head">
-              <strong>{n.title}</strong> <span className="muted small">{formatDate(n.created_at, i18n.language)}</span>
-            </p>
-            <p className="notice__message">{n.message}</p>
-            <p className="actions">
+            {/* Titles first, the text on demand: on a phone the notices leave the edit menu on the first
+                screen. A single notice is open. */}
+            <details className="notice__details" open={unread.length === 1}>
+              <summary className="notice__head">
+                <strong>{n.title}</strong>{' '}
+                <span className="muted small">{formatDate(n.created_at, i18n.language)}</span>
+              </summary>
+              <p className="notice__message">{n.message}</p>
               {n.path && (
-                <Link className="button button--primary" to={n.path}>
-                  {t('open')}
-                </Link>
+                <p className="actions">
+                  <Link className="button button--primary" to={n.path}>
+                    {t('open')}
+                  </Link>
+                </p>
               )}
-              <button
-                type="button"
-                className="button"
-                disabled={markRead.isPending}
-                onClick={() => markRead.mutate({ ids: [n.id] })}
-              >
-                {t('markRead')}
-              </button>
-            </p>
+            </details>
+            <button
+              type="button"
+              className="notice__dismiss"
+              disabled={markRead.isPending}
+              aria-label={t('dismissLabel', { title: n.title })}
+              title={t('dismiss')}
+              onClick={() => dismiss([n.id])}
+            >
+              <span aria-hidden="true">×</span>
+            </button>
           </li>
         ))}
       </ul>
