@@ -120,9 +120,11 @@ export function EditPage() {
       ) : (
         <>
           <NoticesPanel userId={id} />
-          <Overview id={id} />
           {section && <SectionPanel id={id} self={self} data={query.data} section={section} />}
+          {/* The menu before the overview (its chart is a screen high on a phone): what she came to
+              change is on the first screen, the figures below it (issue 23, item 6). */}
           <EditMenu id={id} data={query.data} isAdmin={isAdmin && !self} active={section} />
+          <Overview id={id} />
         </>
       )}
     </EditFrame>
