@@ -289,6 +289,14 @@ export const listings = pgTable(
     index('listings_expires')
       .on(t.expiresAt)
       .where(sql`${t.expiresAt} is not null`),
+    // The next expiry in one country or city (part of that scope's version), and the expired listings
+    // still present there (subtracted from its maintained count): docs/decisions/0730.
+    index('listings_country_expires')
+      .on(t.countryCode, t.expiresAt)
+      .where(sql`${t.expiresAt} is not null`),
+    index('listings_city_expires')
+      .on(t.cityId, t.expiresAt)
+      .where(sql`${t.expiresAt} is not null`),
   ],
 );
 
@@ -796,4 +804,64 @@ export const directoryVersion = pgTable(
       .default(sql`md5(random()::text || clock_timestamp()::text)`),
   },
   (t) => [check('directory_version_one_row', sql`${t.id}`)],
+);
+
+// Versions per scope of the directory (docs/decisions/0730), written only by the database's own triggers
+// (migration 0010): `all` (countries, cities, their names), `g` (anything a search, nearby or the feed
+// can show), `p:<profile>`, `c:<country>:<category>`, `y:<country>:<city>:<category>`, `n:<country>`
+// (that country's counts), `n:*` (any count). `v` is the directory_version counter of the last commit
+// that changed the scope.
+export const directoryScopes = pgTable('directory_scopes', {
+  scope: text('scope').primaryKey(),
+  v: bigint('v', { mode: 'number' }).notNull(),
+});
+
+// How many listed profiles each country page (city_id 0: profiles by their country_primary listing) and
+// how many listings each city page lists per category, expired listings included (the reader subtracts
+// those still present): kept by the same triggers, in the writing transaction (docs/decisions/0730).
+export const directoryCounts = pgTable(
+  'directory_counts',
+  {
+    countryCode: char('country_code', { length: 2 }).notNull(),
+    cityId: integer('city_id').notNull(),
+    category: text('category').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.countryCode, t.cityId, t.category] }),
+    index('directory_counts_by_category').on(t.category, t.cityId),
+  ],
+);
+
+// The listings the directory's counts are made of: one row per listing of a listed profile, with the
+// categories its profile is in. Rewritten from listings and profiles by the triggers; its own changes
+// are the counts' changes (docs/decisions/0730).
+export const directoryEntries = pgTable(
+  'directory_entries',
+  {
+    listingId: integer('listing_id')
+      .primaryKey()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    profileId: integer('profile_id').notNull(),
+    countryCode: char('country_code', { length: 2 }).notNull(),
+    cityId: integer('city_id').notNull(),
+    isPrimary: boolean('is_primary').notNull(),
+    cats: text('cats').array().notNull(),
+  },
+  (t) => [index('directory_entries_profile').on(t.profileId)],
+);
+
+// A writing transaction's scopes and count changes until its commit folds them into directory_scopes and
+// directory_counts (under the directory_version row's lock, so in one order: no deadlock).
+export const directoryPending = pgTable(
+  'directory_pending',
+  {
+    xid: bigint('xid', { mode: 'number' }).notNull(),
+    scope: text('scope').notNull(),
+    countryCode: char('country_code', { length: 2 }),
+    cityId: integer('city_id'),
+    category: text('category'),
+    d: integer('d').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.xid, t.scope] })],
 );

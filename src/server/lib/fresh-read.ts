@@ -87,8 +87,10 @@ export class FreshBatch<K, T> {
 
   constructor(private readonly read: (keys: ReadonlySet<K>) => Promise<T>) {}
 
-  get(key?: K): Promise<T> {
-    if (!this.inflight) return this.start(key === undefined ? new Set() : new Set([key]));
+  /** `key`: one key, or several (an array) named to the same read. */
+  get(key?: K | readonly K[]): Promise<T> {
+    const named: readonly K[] = key === undefined ? [] : Array.isArray(key) ? key : [key as K];
+    if (!this.inflight) return this.start(new Set(named));
     // The read under way started before this call: take the next one, started when it ends, and name
     // this caller's key to it (it cannot start before this returns).
     let next = this.queued;
@@ -107,7 +109,7 @@ export class FreshBatch<K, T> {
       };
       this.queued = next;
     }
-    if (key !== undefined) next.keys.add(key);
+    for (const k of named) next.keys.add(k);
     return next.promise;
   }
 

@@ -1,4 +1,7 @@
-// The directory's answers to visitors from a cache of serialised answers (docs/decisions/0700). Every key
+// The directory's answers to visitors from a cache of serialised answers (docs/decisions/0700). Since
+// decision 0730 a key starts with the version of the one scope the answer depends on (scopedAnswer: a
+// country's or city's list, a navigation, a profile, search/nearby/feed), so a write elsewhere keeps it;
+// the global version below still keys the server-rendered pages. Every key
 // starts with the directory version (directory.version.ts): the counter the database bumps (migration 0006) on any commit that
 // writes profiles (but for the view counter), accounts (but for last_seen_at), listings, media, cities,
 // countries or search words, and the next moment a listing expires. The version is read fresh for each
@@ -14,7 +17,7 @@ import type { Visitor } from '../../lib/visitor-count';
 import { lastSeenSeconds } from './directory.presenter';
 import { findProfileLive } from './directory.repo';
 import { countProfileView, getProfile } from './directory.service';
-import { directoryVersion, directoryVersionWithLive } from './directory.version';
+import { directoryVersion, scopedVersion, scopes } from './directory.version';
 import { FreshReads } from '../../lib/fresh-read';
 import { commitWatchOf, type CommitWatch } from '../../db/client';
 
@@ -57,6 +60,20 @@ export async function visitorAnswer(
     const ttl = made.ttlMs ?? Infinity;
     return made.raw ? rawAnswer(made.raw, ttl, made.meta) : makeAnswer(made.value, ttl, made.meta);
   });
+}
+
+/**
+ * A visitor's answer that depends on one scope only (`scopes.*`, docs/decisions/0730): its key starts
+ * with that scope's version, so a write elsewhere leaves it cached.
+ */
+export async function scopedAnswer(
+  ctx: AppContext,
+  scope: string,
+  key: string,
+  produce: (version: string) => Promise<Produced>,
+): Promise<Answer> {
+  const { version } = await scopedVersion(ctx, scope);
+  return visitorAnswer(ctx, key, produce, version);
 }
 
 type Live = Awaited<ReturnType<typeof findProfileLive>>;
@@ -142,7 +159,9 @@ export async function visitorProfile(
   let idsByName = namesOf.get(ctx);
   if (!idsByName) namesOf.set(ctx, (idsByName = new Map()));
   const guess = opts.rendered ? undefined : name === null ? (by as { id: number }).id : idsByName.get(name);
-  const withLive = guess === undefined ? undefined : await directoryVersionWithLive(ctx, guess);
+  // Its own scope (docs/decisions/0730): a write to another profile keeps this answer.
+  const scope = name === null ? scopes.profile((by as { id: number }).id) : scopes.profileByName(name);
+  const withLive = await scopedVersion(ctx, scope, guess);
   const cached = await visitorAnswer(
     ctx,
     key,
@@ -155,7 +174,7 @@ export async function visitorProfile(
         meta: { id: profile.user_id },
       };
     },
-    withLive?.version,
+    withLive.version,
   );
   const id = Number(cached.meta?.id);
   if (name !== null && idsByName.get(name) !== id) {
@@ -167,7 +186,7 @@ export async function visitorProfile(
   // one ran; on PGlite known in process until the instance tells of a change.
   let live: Live | undefined | null = null;
   if (!opts.rendered) {
-    if (withLive?.live !== undefined && guess === id) live = withLive.live;
+    if (withLive.live !== undefined && guess === id) live = withLive.live;
     else {
       const figures = liveOf(ctx);
       live = figures.known?.get(id) ?? (await figures.reads.get(id));

@@ -3,26 +3,11 @@
 // tests move it). Order: the ranking rule (#shared/ranking.ts). Queries use Drizzle's builder over the
 // tables aliased as the ranking clause names them (l, p, c, m); raw SQL is kept where the builder has no
 // word for it (docs/decisions/0915).
-import {
-  and,
-  asc,
-  count,
-  countDistinct,
-  desc,
-  eq,
-  gt,
-  inArray,
-  isNull,
-  like,
-  ne,
-  or,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, like, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Category } from '#shared/constants.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
-import { accounts, cities, countries, listings, media, profiles } from '../../db/schema';
+import { accounts, cities, countries, directoryCounts, listings, media, profiles } from '../../db/schema';
 import { rankingOrder } from '../listings/listings.service';
 
 /** The directory's tables under the aliases its raw clauses (ranking order, nearby) use. */
@@ -170,17 +155,49 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
     .orderBy(rankingOrder('l'));
 }
 
+// ---------------------------------------------------------------- counts (docs/decisions/0730)
+// directory_counts holds, per country page (city_id 0) and city page and category, how many rows that
+// page lists, kept by the database's triggers in the writing transaction (migration 0010). It counts
+// listings that expired by the app's clock but are still there (the periodic task removes them): those
+// few rows are found through the expiry indexes and subtracted here. A country page shows a profile whose
+// flagged listing expired through a stand-in (0723), so only those without one are subtracted there.
+// Raw SQL (0915): `any(cats)`, `unnest` of each entry's categories and the stand-in's `not exists`.
+
+/** Expired rows (at `now`) still counted for country `code` (per category; `city`: of that city only). */
+const goneRows = (code: string, now: Date, city?: number) => {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  if (city !== undefined)
+    return sql`select c as category, x.city_id, count(*)::int as k
+      from listings x join directory_entries e on e.listing_id = x.id, unnest(e.cats) c
+      where x.city_id = ${city} and x.expires_at <= ${at} group by 1, 2`;
+  return sql`select c as category, x.city_id, count(*)::int as k
+    from listings x join directory_entries e on e.listing_id = x.id, unnest(e.cats) c
+    where x.country_code = ${code} and x.expires_at <= ${at} group by 1, 2`;
+};
+
+/** Expired flagged rows of country pages with no stand-in (per country and category). */
+const goneFromCountries = (now: Date, code?: string) => {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  return sql`select x.country_code, c as category, count(*)::int as k
+    from listings x join directory_entries e on e.listing_id = x.id, unnest(e.cats) c
+    where ${code === undefined ? sql`true` : sql`x.country_code = ${code}`} and x.expires_at <= ${at} and e.is_primary
+      and not exists (select 1 from listings s where s.profile_id = x.profile_id and s.country_code = x.country_code
+        and (s.expires_at is null or s.expires_at > ${at}))
+    group by 1, 2`;
+};
+
+/** How many rows findListings pages through for this scope (every page): the maintained count. */
 export async function countListings(db: Db, scope: ListingScope): Promise<number> {
-  if (!scope.cityId) {
-    const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from (${countryListings(scope)}) u`);
-    return Number(row.n);
-  }
-  const [row] = await db
-    .select({ n: count() })
-    .from(l)
-    .innerJoin(p, eq(p.userId, l.profileId))
-    .where(cityWhere(scope, scope.cityId));
-  return row.n;
+  const { countryCode: code, category, now } = scope;
+  const gone = scope.cityId
+    ? sql`select coalesce(sum(k), 0) from (${goneRows(code, now, scope.cityId)}) g where g.category = ${category}`
+    : sql`select coalesce(sum(k), 0) from (${goneFromCountries(now, code)}) g where g.category = ${category}`;
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select (coalesce((select n from directory_counts where country_code = ${code}
+        and city_id = ${scope.cityId ?? 0} and category = ${category}), 0) - (${gone}))::int as n`,
+  );
+  return Number(row.n);
 }
 
 export async function findCountryBySlug(db: Db, slug: string) {
@@ -203,50 +220,45 @@ export async function findCityBySlug(db: Db, countryCode: string, slug: string) 
 const publicListings = (category: Category, now: Date) =>
   and(activeAt(now), eq(p.listed, true), categoryCondition(category));
 
+/** The country's cities with listings of the category, busiest first: each with its city page's total. */
 export async function placesWithCounts(db: Db, countryCode: string, category: Category, now: Date) {
-  const n = countDistinct(l.profileId);
-  return db
-    .select({ slug: c.slug, name: c.name, count: n })
-    .from(l)
-    .innerJoin(p, eq(p.userId, l.profileId))
-    .innerJoin(c, eq(c.id, l.cityId))
-    .where(and(eq(l.countryCode, countryCode), publicListings(category, now)))
-    .groupBy(c.id, c.slug, c.name)
-    .orderBy(desc(n), c.name)
-    .limit(200);
+  return queryRows<{ slug: string; name: string; count: number }>(
+    db,
+    sql`select ci.slug, ci.name, (d.n - coalesce(g.k, 0))::int as count
+    from directory_counts d join cities ci on ci.id = d.city_id
+    left join (${goneRows(countryCode, now)}) g on g.city_id = d.city_id and g.category = d.category
+    where d.country_code = ${countryCode} and d.city_id <> 0 and d.category = ${category} and d.n - coalesce(g.k, 0) > 0
+    order by 3 desc, ci.name limit 200`,
+  );
 }
 
-/** count(distinct profile) of the listings matching `where` (FILTER: Drizzle has no word for it). */
-const profilesWhere = (where: SQL) =>
-  sql<number>`count(distinct ${l.profileId}) filter (where ${where})`.mapWith(Number);
-
+/** Each category's total of the country page (or of the city page, `cityId`). */
 export async function categoryCounts(db: Db, countryCode: string, cityId: number | undefined, now: Date) {
-  const [row] = await db
-    .select({
-      escorts: countDistinct(l.profileId),
-      female: profilesWhere(eq(p.gender, 'female')),
-      male: profilesWhere(eq(p.gender, 'male')),
-      trans: profilesWhere(eq(p.gender, 'trans')),
-      dom: profilesWhere(eq(p.dominatrix, true)),
-    })
-    .from(l)
-    .innerJoin(p, eq(p.userId, l.profileId))
-    .where(
-      and(eq(l.countryCode, countryCode), cityId ? eq(l.cityId, cityId) : undefined, activeAt(now), eq(p.listed, true)),
-    );
-  return row satisfies Record<Category, number>;
+  const gone =
+    cityId === undefined
+      ? sql`select category, k from (${goneFromCountries(now, countryCode)}) x`
+      : sql`select category, k from (${goneRows(countryCode, now, cityId)}) x`;
+  const rows = await queryRows<{ category: Category; n: number }>(
+    db,
+    sql`select d.category, (d.n - coalesce(g.k, 0))::int as n
+    from directory_counts d left join (${gone}) g on g.category = d.category
+    where d.country_code = ${countryCode} and d.city_id = ${cityId ?? 0}`,
+  );
+  const counts: Record<Category, number> = { escorts: 0, female: 0, male: 0, trans: 0, dom: 0 };
+  for (const r of rows) if (r.category in counts) counts[r.category] = Number(r.n);
+  return counts;
 }
 
 /** Countries with at least one listed profile of the category, and how many (what its country page shows). */
 export async function countriesWithCounts(db: Db, category: Category, now: Date) {
-  return db
-    .select({ code: countries.code, slug: countries.slug, name: countries.name, count: countDistinct(l.profileId) })
-    .from(l)
-    .innerJoin(p, eq(p.userId, l.profileId))
-    .innerJoin(countries, eq(countries.code, l.countryCode))
-    .where(publicListings(category, now))
-    .groupBy(countries.code, countries.slug, countries.name)
-    .orderBy(countries.name);
+  return queryRows<{ code: string; slug: string; name: string; count: number }>(
+    db,
+    sql`select co.code, co.slug, co.name, (d.n - coalesce(g.k, 0))::int as count
+    from directory_counts d join countries co on co.code = d.country_code
+    left join (${goneFromCountries(now)}) g on g.country_code = d.country_code and g.category = d.category
+    where d.city_id = 0 and d.category = ${category} and d.n - coalesce(g.k, 0) > 0
+    order by co.name`,
+  );
 }
 
 /** The profile query, prepared once per database and kind of key (built once, planned once per connection). */
@@ -385,13 +397,19 @@ export async function searchByWords(db: Db, groups: string[][], limit: number, o
     .offset(offset);
 }
 
-/** How many profiles searchByWords can reach with these groups (each profile once: its home listing). */
-export async function countByWords(db: Db, groups: string[][]) {
-  const [row] = await db
-    .select({ n: count() })
+/**
+ * How many profiles searchByWords reaches with these groups, up to `cap` (what paging can reach: a
+ * search's total is bounded work, docs/decisions/0730).
+ */
+export async function countByWords(db: Db, groups: string[][], cap: number) {
+  const reached = db
+    .select({ one: sql`1`.as('one') })
     .from(l)
     .innerJoin(p, eq(p.userId, l.profileId))
-    .where(and(eq(l.kind, 'home'), eq(p.listed, true), matchAll(groups)));
+    .where(and(eq(l.kind, 'home'), eq(p.listed, true), matchAll(groups)))
+    .limit(cap)
+    .as('reached');
+  const [row] = await db.select({ n: count() }).from(reached);
   return row.n;
 }
 
@@ -441,15 +459,24 @@ export async function refreshSearchWords(db: Db) {
 
 // ---------------------------------------------------------------- nearby
 
-/** Cities that have public listings in a category (the nearby search walks these, nearest first). */
-export async function citiesWithListings(db: Db, category: Category, now: Date) {
+/**
+ * Cities that have listed profiles' listings in a category, and how many (the nearby search walks these,
+ * nearest first): the maintained city counts (docs/decisions/0730), a short read of one index instead of
+ * an aggregate over every listing. Listings expired but not yet removed still count: the walk then takes
+ * in one more city.
+ */
+export async function citiesWithListings(db: Db, category: Category) {
   return db
-    .select({ city_id: l.cityId, country_code: l.countryCode, lat: c.lat, lng: c.lng, listings: count() })
-    .from(l)
-    .innerJoin(p, eq(p.userId, l.profileId))
-    .innerJoin(c, eq(c.id, l.cityId))
-    .where(publicListings(category, now))
-    .groupBy(l.cityId, l.countryCode, c.lat, c.lng);
+    .select({
+      city_id: directoryCounts.cityId,
+      country_code: directoryCounts.countryCode,
+      lat: cities.lat,
+      lng: cities.lng,
+      listings: directoryCounts.n,
+    })
+    .from(directoryCounts)
+    .innerJoin(cities, eq(cities.id, directoryCounts.cityId))
+    .where(and(eq(directoryCounts.category, category), ne(directoryCounts.cityId, 0), gt(directoryCounts.n, 0)));
 }
 
 export type CityWithListings = Awaited<ReturnType<typeof citiesWithListings>>[number];

@@ -35,7 +35,8 @@ import { nameLanguage } from '../geo/city-names';
 import type { Visitor } from '../../lib/visitor-count';
 import { renderProfileHtml } from '../seo/seo.html';
 import * as service from './directory.service';
-import { answerCache, visitorAnswer, visitorProfile as cachedProfile } from './directory.cache';
+import { answerCache, scopedAnswer, visitorProfile as cachedProfile } from './directory.cache';
+import { scopes } from './directory.version';
 
 // ?render=1 adds `view`, the server-rendered HTML of the profile (spec section 7), in the language of
 // ?lang= or the host (docs/decisions/0004). Other query keys are ignored.
@@ -70,9 +71,11 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     key: string,
     schema: S,
     make: (v?: string) => Promise<z.output<S>>,
+    /** What the answer depends on (docs/decisions/0730): its key starts with that scope's version. */
+    scope: string,
   ) => {
     if (req.user) return make();
-    const a = await visitorAnswer(ctx, key, async (v) => ({ value: z.encode(schema, await make(v)) }));
+    const a = await scopedAnswer(ctx, scope, key, async (v) => ({ value: z.encode(schema, await make(v)) }));
     return sendAnswer(answerCache(ctx), req, reply, a);
   };
   const filterKey = (f: DirectoryFilter) => `${f.category}|${f.country}|${f.place ?? ''}`;
@@ -94,8 +97,13 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       },
     },
     async (req, reply) =>
-      answer(req, reply, `countries|${req.query.category ?? 'escorts'}`, CountriesResponse, () =>
-        service.listCountries(ctx, req.query.category),
+      answer(
+        req,
+        reply,
+        `countries|${req.query.category ?? 'escorts'}`,
+        CountriesResponse,
+        () => service.listCountries(ctx, req.query.category),
+        scopes.countries,
       ),
   );
 
@@ -103,8 +111,13 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     '/directory/getNavigation',
     { schema: { body: DirectoryFilter, response: { 200: Navigation, ...WRITE_ERRORS, ...errorAnswers(404) } } },
     async (req, reply) =>
-      answer(req, reply, `nav|${filterKey(req.body)}|${namesKey(req)}`, Navigation, (v) =>
-        service.getNavigation(ctx, req.body, v, callLanguage(req)),
+      answer(
+        req,
+        reply,
+        `nav|${filterKey(req.body)}|${namesKey(req)}`,
+        Navigation,
+        (v) => service.getNavigation(ctx, req.body, v, callLanguage(req)),
+        scopes.navigation(req.body.country),
       ),
   );
 
@@ -118,8 +131,13 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       },
     },
     async (req, reply) =>
-      answer(req, reply, `list|${filterKey(req.body)}|${req.query.page}|${namesKey(req)}`, DirectoryPage, (v) =>
-        service.getDirectory(ctx, req.body, req.query.page, v, callLanguage(req)),
+      answer(
+        req,
+        reply,
+        `list|${filterKey(req.body)}|${req.query.page}|${namesKey(req)}`,
+        DirectoryPage,
+        (v) => service.getDirectory(ctx, req.body, req.query.page, v, callLanguage(req)),
+        scopes.list(req.body.country, req.body.place, req.body.category),
       ),
   );
 
@@ -187,8 +205,13 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     '/directory/search',
     { schema: { body: SearchBody, querystring: ListPageQuery, response: { 200: DirectoryPage, ...WRITE_ERRORS } } },
     async (req, reply) =>
-      answer(req, reply, `search|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`, DirectoryPage, (v) =>
-        service.search(ctx, req.body.q, req.query.page, v, callLanguage(req)),
+      answer(
+        req,
+        reply,
+        `search|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`,
+        DirectoryPage,
+        (v) => service.search(ctx, req.body.q, req.query.page, v, callLanguage(req)),
+        scopes.content,
       ),
   );
 
@@ -211,6 +234,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
         `feed|${req.params.kind}|${req.query.page}|${namesKey(req)}|${req.params.kind === 'tours' ? ctx.now().toISOString().slice(0, 10) : ''}`,
         FeedPage,
         () => feed(ctx, req.params.kind, req.query.page, callLanguage(req)),
+        scopes.content,
       ),
   );
 
@@ -225,8 +249,13 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       },
     },
     async (req, reply) =>
-      answer(req, reply, `nearby|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`, NearbyPage, (v) =>
-        service.nearby(ctx, req.body, req.query.page, v, callLanguage(req)),
+      answer(
+        req,
+        reply,
+        `nearby|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`,
+        NearbyPage,
+        (v) => service.nearby(ctx, req.body, req.query.page, v, callLanguage(req)),
+        scopes.content,
       ),
   );
 

@@ -157,11 +157,11 @@ export async function getDirectory(
   const { country, place } = await resolveScope(ctx, filter, v);
   const scope = { countryCode: country.code, cityId: place?.id, category: filter.category, now: ctx.now() };
   const offset = (page - 1) * PAGE_SIZE;
-  const key = `${v}|${scope.category}|${scope.countryCode}|${scope.cityId ?? ''}`;
-  // One row beyond the page says whether there is another, whatever the (cached) total says.
+  // One row beyond the page says whether there is another; the total is the count the database keeps
+  // with the writes (docs/decisions/0730), less the few expired rows still present.
   const [rows, total] = await Promise.all([
     repo.findListings(ctx.db, scope, PAGE_SIZE + 1, offset),
-    cachesOf(ctx).counts.get(key, () => repo.countListings(ctx.db, scope)),
+    repo.countListings(ctx.db, scope),
   ]);
   const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang, offset + 1);
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
@@ -230,11 +230,13 @@ export async function search(
     ? exact
     : await cachesOf(ctx).corrections.get(key, () => repo.correctTerms(ctx.db, terms));
   if (!groups.every((g) => g.length)) return { data: [], page, has_more: false, total: 0 };
-  // The total counts what paging reaches with the same words, so it is the same on every page (counted
-  // once per directory version and query, as the directory's totals are).
+  // The total counts what paging reaches with the same words (at most LIST_MAX_PAGE pages: bounded work,
+  // docs/decisions/0730), so it is the same on every page; counted once per version and query.
   const [rows, total] = await Promise.all([
     repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset),
-    cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}`, () => repo.countByWords(ctx.db, groups)),
+    cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}`, () =>
+      repo.countByWords(ctx.db, groups, LIST_MAX_PAGE * PAGE_SIZE),
+    ),
   ]);
   const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang);
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
@@ -273,9 +275,7 @@ async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, pag
   // short queries at most (issue 8: walking city by city made a deep page one query per city, and with
   // no page limit a page deep enough walked every city).
   const cities = (
-    await cachesOf(ctx).nearbyCities.get(`${v}|${body.category}`, () =>
-      repo.citiesWithListings(ctx.db, body.category, ctx.now()),
-    )
+    await cachesOf(ctx).nearbyCities.get(`${v}|${body.category}`, () => repo.citiesWithListings(ctx.db, body.category))
   )
     .map((c) => ({ ...c, km: distanceKm(body.lat, body.lng, c.lat, c.lng) }))
     .sort((a, b) => a.km - b.km);

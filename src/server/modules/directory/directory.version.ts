@@ -1,3 +1,5 @@
+// Versions per scope (docs/decisions/0730: `scopes`, `scopedVersion`) are read the same way, in the same
+// statement, each from the counter of the last commit that changed its scope (migration 0010).
 // The directory version (docs/decisions/0700): the counter the database bumps (migration 0006) on any commit
 // that changes what visitors see, and the next moment a listing expires. Every cached answer's key starts
 // with it, so a write committed before a request is always seen by it, whoever wrote it.
@@ -10,6 +12,7 @@
 //   until then, or until the app's clock reaches the next expiry (or goes back before the read): no
 //   query per request.
 import { sql } from 'drizzle-orm';
+import type { Category } from '#shared/constants.ts';
 import type { AppContext } from '../../context';
 import { commitWatchOf, queryRows } from '../../db/client';
 import { FreshBatch, FreshRead } from '../../lib/fresh-read';
@@ -33,9 +36,19 @@ interface BatchRead {
   read: Read;
   /** The live figures of the profiles named to the read (null: no such profile). */
   live: Map<number, LiveFigures | null>;
+  /** The scopes named to the read. */
+  scopes: Map<string, ScopeRead>;
 }
 
-const batches = new WeakMap<AppContext, FreshBatch<number, BatchRead>>();
+/** One scope's part of the version as read at `at` (epoch ms), valid until `next` on PGlite. */
+interface ScopeRead {
+  version: string;
+  at: number;
+  next: number | null;
+  generation: number;
+}
+
+const batches = new WeakMap<AppContext, FreshBatch<string, BatchRead>>();
 
 const readers = new WeakMap<AppContext, FreshRead<Read>>();
 /** PGlite: the latest read, valid while no commit came and the clock is in [at, next). */
@@ -46,22 +59,103 @@ const known = new WeakMap<AppContext, Read>();
  * the database's token and start time, the next expiry after `at` (epoch ms; a literal, see below) and,
  * when profiles are named (integers, checked by the caller), their live figures.
  */
-export function versionStatement(at: number, profileIds: number[] = []): string {
+export function versionStatement(at: number, profileIds: number[] = [], scopes: string[] = []): string {
+  const parts = scopes.flatMap((key) => {
+    const expr = scopeExpression(key, `'${new Date(at).toISOString()}'::timestamptz`);
+    return expr ? [`(${literal(key)}, ${expr})`] : [];
+  });
+  const scoped = parts.length
+    ? `, (select concat_ws('.', db_token, ${scopeV("'all'")},
+          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint)) as base,
+        (select json_object_agg(k, val) from (values ${parts.join(', ')}) x(k, val)) as scopes`
+    : '';
   const live = profileIds.length
     ? `, (select json_agg(json_build_object('id', p.user_id, 'views', p.views,
           'seen', (extract(epoch from a.last_seen_at) * 1000)::bigint))
         from profiles p join accounts a on a.id = p.user_id where p.user_id in (${profileIds.join(',')})) as live`
     : '';
   return `select concat_ws('.', db_token, v,
-          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next${live}
+          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next${live}${scoped}
         from directory_version,
           (select (extract(epoch from min(expires_at)) * 1000)::bigint as next from listings
            where expires_at > '${new Date(at).toISOString()}'::timestamptz) n`;
 }
 
+/**
+ * What a cached answer depends on (docs/decisions/0730), named by what the request gives (slugs, ids):
+ * the database resolves them in the version read itself, so a scoped answer costs the round trip a
+ * global one did.
+ */
+export const scopes = {
+  /** A country's or city's list of one category (getDirectory). */
+  list: (country: string, place: string | undefined | null, category: Category) =>
+    `l|${country}|${place ?? ''}|${category}`,
+  /** A country's navigation (cities and category counts of the country and its cities). */
+  navigation: (country: string) => `v|${country}`,
+  /** A profile by id, or by name (the profile that name has now). */
+  profile: (id: number) => `p|${id}`,
+  profileByName: (name: string) => `n|${name.toLowerCase()}`,
+  /** The countries list (any count). */
+  countries: 'k',
+  /** Anything a listed profile shows anywhere (search, nearby, the feed). */
+  content: 'g',
+} as const;
+
+const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const scopeV = (name: string) => `coalesce((select v from directory_scopes where scope = ${name}), 0)`;
+const epochMs = (query: string) =>
+  `(select (extract(epoch from min(expires_at)) * 1000)::bigint from listings ${query})`;
+
+/**
+ * One scope's part of the version as `json_build_array(part, next expiry in ms or null)`: the scope's
+ * counter (the last commit that changed it, kept by the triggers of migration 0010) and the next moment a
+ * listing in it expires after `at` (the time-driven change: docs/decisions/0700), with the id the slugs
+ * resolved to. Null for a key this module did not make.
+ */
+function scopeExpression(key: string, at: string): string | null {
+  const [kind, a = '', b = '', c = ''] = key.split('|');
+  const next = (where: string) => epochMs(`where ${where} and expires_at > ${at}`);
+  // The next expiry is in the version too: after it, a new key (and on PGlite, a new read).
+  const pair = (part: string, n: string) =>
+    `(select json_build_array(concat_ws('.', ${part}, x.n), x.n) from ${n} x(n))`;
+  switch (kind) {
+    case 'g':
+    case 'k': {
+      return pair(scopeV(kind === 'g' ? "'g'" : "'n:*'"), epochMs(`where expires_at > ${at}`));
+    }
+    case 'l':
+      if (!b)
+        return `(select ${pair(
+          `concat_ws('.', co.code, ${scopeV(`'c:' || co.code || ':' || ${literal(c)}`)})`,
+          next('country_code = co.code'),
+        )} from countries co where co.slug = ${literal(a)})`;
+      return `(select ${pair(
+        `concat_ws('.', ci.id, ${scopeV(`'y:' || co.code || ':' || ci.id || ':' || ${literal(c)}`)})`,
+        next('city_id = ci.id'),
+      )} from countries co join cities ci on ci.country_code = co.code
+         where co.slug = ${literal(a)} and ci.slug = ${literal(b)})`;
+    case 'v':
+      return `(select ${pair(`concat_ws('.', co.code, ${scopeV(`'n:' || co.code`)})`, next('country_code = co.code'))}
+        from countries co where co.slug = ${literal(a)})`;
+    case 'p': {
+      const id = Number(a);
+      if (!Number.isSafeInteger(id)) return null;
+      return pair(`${scopeV(`'p:${id}'`)}::text`, next(`profile_id = ${id}`));
+    }
+    case 'n':
+      return `(select ${pair(`concat_ws('.', p.user_id, ${scopeV(`'p:' || p.user_id`)})`, next('profile_id = p.user_id'))}
+        from profiles p where lower(p.screen_name) = lower(${literal(a)}))`;
+    default:
+      return null;
+  }
+}
+
+/** A batch key naming a profile whose live figures the read takes (others are scopes). */
+const LIVE = '#';
+
 async function readVersion(ctx: AppContext): Promise<Read>;
-async function readVersion(ctx: AppContext, ids: ReadonlySet<number>): Promise<BatchRead>;
-async function readVersion(ctx: AppContext, ids?: ReadonlySet<number>): Promise<Read | BatchRead> {
+async function readVersion(ctx: AppContext, keys: ReadonlySet<string>): Promise<BatchRead>;
+async function readVersion(ctx: AppContext, keys?: ReadonlySet<string>): Promise<Read | BatchRead> {
   const watch = commitWatchOf(ctx.db);
   const generation = watch?.generation ?? 0;
   await watch?.ensureArmed();
@@ -75,33 +169,53 @@ async function readVersion(ctx: AppContext, ids?: ReadonlySet<number>): Promise<
   // protocol: a bound parameter measured ~0.3 ms more per read.
   // The live figures of the profiles named (integers, checked, so literals too), in the same statement:
   // one snapshot, one round trip. Same columns as findProfileLive (directory.repo.ts); the moment as epoch
-  // ms, which JSON keeps exact.
-  const named = ids ? [...ids].filter((id) => Number.isSafeInteger(id)) : [];
-  const [row] = await queryRows<{ version: string; next: string | null; live?: unknown }>(
-    ctx.db,
-    sql.raw(versionStatement(at, named)),
-  );
+  // ms, which JSON keeps exact. The scopes named likewise (docs/decisions/0730).
+  const named: number[] = [];
+  const scoped: string[] = [];
+  for (const key of keys ?? []) {
+    if (!key.startsWith(LIVE)) scoped.push(key);
+    else if (Number.isSafeInteger(Number(key.slice(1)))) named.push(Number(key.slice(1)));
+  }
+  const [row] = await queryRows<{
+    version: string;
+    next: string | null;
+    live?: unknown;
+    base?: string;
+    scopes?: unknown;
+  }>(ctx.db, sql.raw(versionStatement(at, named, scoped)));
   if (!row) throw new Error('directory_version has no row (migration 0006)');
   const read: Read = { version: row.version, at, next: row.next === null ? null : Number(row.next), generation };
   // Kept only if no commit came since before the query was sent (the query may not have seen it).
-  if (watch && watch.generation === generation) known.set(ctx, read);
-  if (!ids) return read;
+  const kept = watch && watch.generation === generation;
+  if (kept) known.set(ctx, read);
+  if (!keys) return read;
   const figures = new Map<number, LiveFigures | null>(named.map((id) => [id, null]));
-  const rows = (typeof row.live === 'string' ? JSON.parse(row.live) : row.live) as Array<{
-    id: number;
-    views: number;
-    seen: number | null;
-  }> | null;
+  const rows = parsed(row.live) as Array<{ id: number; views: number; seen: number | null }> | null;
   for (const r of rows ?? [])
     figures.set(Number(r.id), { views: r.views, last_seen_at: r.seen === null ? null : new Date(Number(r.seen)) });
-  return { read, live: figures };
+  const parts = new Map<string, ScopeRead>();
+  const found = (parsed(row.scopes) ?? {}) as Record<string, [string, number | string | null] | null>;
+  for (const key of scoped) {
+    const pair = found[key];
+    const part: ScopeRead = {
+      version: `${row.base ?? ''}|${pair ? pair[0] : '-'}`,
+      at,
+      next: pair && pair[1] !== null ? Number(pair[1]) : null,
+      generation,
+    };
+    parts.set(key, part);
+    if (kept) knownScopesOf(ctx).set(key, part);
+  }
+  return { read, live: figures, scopes: parts };
 }
 
-/** PostgreSQL: one read per batch of requests, with the live figures of the profiles they name. */
+const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as unknown;
+
+/** PostgreSQL: one read per batch of requests, with the live figures and scopes they name. */
 function batchOf(ctx: AppContext) {
   let batch = batches.get(ctx);
   if (!batch) {
-    batch = new FreshBatch((ids) => readVersion(ctx, ids));
+    batch = new FreshBatch((keys) => readVersion(ctx, keys));
     batches.set(ctx, batch);
   }
   return batch;
@@ -129,16 +243,37 @@ export function directoryVersion(ctx: AppContext): Promise<string> {
   return reader.get().then((r) => r.version);
 }
 
+/** PGlite: the scopes' last reads, valid while no commit came and the clock is in [at, next). */
+const knownScopes = new WeakMap<AppContext, Map<string, ScopeRead>>();
+function knownScopesOf(ctx: AppContext) {
+  let m = knownScopes.get(ctx);
+  if (!m) knownScopes.set(ctx, (m = new Map()));
+  else if (m.size >= 100_000) m.clear();
+  return m;
+}
+
 /**
- * The directory's current version and, on PostgreSQL, the live figures of profile `id` read by the same
- * query (undefined: not read here; on PGlite they are known in process, directory.cache.ts). Both are
- * read after this call began.
+ * The version of the answers of one scope (`scopes.*`): the directory's base (database, start, the
+ * countries and cities), the scope's own counter and next expiry, and the app clock's UTC day (a tour
+ * starts and ends on a day). Read after this call began, or on PGlite known unchanged since; with the
+ * live figures of profile `live` when asked (PostgreSQL; undefined on PGlite, where they are known in
+ * process).
  */
-export async function directoryVersionWithLive(
+export async function scopedVersion(
   ctx: AppContext,
-  id: number,
+  scope: string,
+  live?: number,
 ): Promise<{ version: string; live?: LiveFigures | null }> {
-  if (commitWatchOf(ctx.db)) return { version: await directoryVersion(ctx) };
-  const r = await batchOf(ctx).get(id);
-  return { version: r.read.version, live: r.live.get(id) };
+  const day = ctx.now().toISOString().slice(0, 10);
+  const watch = commitWatchOf(ctx.db);
+  if (watch) {
+    const k = knownScopes.get(ctx)?.get(scope);
+    const now = ctx.now().getTime();
+    if (k && k.generation === watch.generation && now >= k.at && (k.next === null || now < k.next))
+      return { version: `${k.version}|${day}` };
+    const r = await batchOf(ctx).get(scope);
+    return { version: `${r.scopes.get(scope)!.version}|${day}` };
+  }
+  const r = await batchOf(ctx).get(live === undefined ? scope : [scope, `${LIVE}${live}`]);
+  return { version: `${r.scopes.get(scope)!.version}|${day}`, live: live === undefined ? undefined : r.live.get(live) };
 }
