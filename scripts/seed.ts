@@ -1,12 +1,12 @@
 // `npm run seed -- [--profiles 600] [--data-dir ./data] [--force] [--seed N] [--no-gallery]`
 // Imports the geography when missing, then demo advertisers when there are no profiles yet
 // (--force adds more anyway). Uses DATABASE_URL when set, else the embedded database under
-// <DATA_DIR>/db; pictures go to <DATA_DIR>/media. Stop the server first when it uses the same PGlite.
+// <DATA_DIR>/db; pictures go to the media store (S3_BUCKET, else <DATA_DIR>/media). Stop the server first when it uses the same PGlite.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { openMediaStore } from '../src/server/bootstrap';
 import { DatabaseLockedError, openDatabase } from '../src/server/db/client';
 import { loadEnv } from '../src/server/env';
-import { LocalMediaStore } from '../src/server/lib/media-store';
 import { importGeo } from '../src/server/modules/geo/geo-import';
 import { seedDemo } from '../src/server/modules/seed/seed';
 
@@ -52,7 +52,10 @@ try {
   throw err;
 }
 const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${path.join(env.dataDir, 'db')}`;
-console.log(`Database: ${where}; media: ${path.join(env.dataDir, 'media')}`);
+const media = openMediaStore(env);
+console.log(
+  `Database: ${where}; media: ${env.S3_BUCKET ? `S3 bucket ${env.S3_BUCKET}` : path.join(env.dataDir, 'media')}`,
+);
 
 try {
   const geo = await importGeo(database.db);
@@ -63,7 +66,7 @@ try {
   );
 
   const result = await seedDemo(
-    { db: database.db, media: new LocalMediaStore(path.join(env.dataDir, 'media')) },
+    { db: database.db, media },
     {
       profiles,
       force: args.force,
