@@ -4,7 +4,7 @@ import { msg } from '#shared/api/messages.ts';
 import type { AdjustBalanceBody } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/client';
-import { auditLog } from '../../db/schema';
+import { writeAudit } from '../../db/audit';
 import { ValidationError } from '../../lib/errors';
 import { atomically } from './atomic';
 import { balanceOf, InsufficientBalance, lockMoney, transactionByKey, transfer } from './ledger';
@@ -43,12 +43,12 @@ export async function adjustBalance(ctx: AppContext, input: AdjustInput) {
         to: { user: input.userId },
         amount: input.amount,
       });
-      await tx.insert(auditLog).values({
+      await writeAudit(tx, {
         actorId: input.actor.id,
         action: 'money.adjust',
         targetUserId: input.userId,
         data: { amount: input.amount, reason: input.reason, transaction_id: transactionId },
-        createdAt: now,
+        at: now,
       });
       return {
         user_id: input.userId,

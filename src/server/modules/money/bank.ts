@@ -1,15 +1,15 @@
 // Bank transfer (DESIGN.md "Money"; /edit/load/{id}): each advertiser writes their own reference on the
 // transfer; an admin records the amount received by that reference, which credits it once per bank
 // transaction id.
-import { and, eq } from 'drizzle-orm';
 import { msg } from '#shared/api/messages.ts';
 import type { BankDetails, RecordBankTransferBody } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/client';
-import { auditLog, payments } from '../../db/schema';
+import { writeAudit } from '../../db/audit';
 import { ValidationError } from '../../lib/errors';
 import { atomically } from './atomic';
 import { balanceOf, lockMoney, transactionByKey, transfer } from './ledger';
+import * as repo from './money.repo';
 
 /** DIR + the account id (6 digits or more) + 2 check digits (ISO 7064 mod 97-10, as in IBANs): a typo is caught. */
 export function bankReference(userId: number): string {
@@ -52,28 +52,21 @@ export async function recordBankTransfer(
   try {
     return await atomically(ctx, async (tx) => {
       const lock = await lockMoney(tx, [userId], ['cash']);
-      const [payment] = await tx
-        .insert(payments)
-        .values({
-          userId,
-          method: 'bank',
-          provider: 'bank',
-          providerRef: body.bank_transaction_id,
-          amount: body.amount,
-          currency: ctx.env.SITE_CURRENCY,
-          status: 'succeeded',
-          details: { reference: bankReference(userId), recordedBy: actor.id },
-          createdAt: now,
-          updatedAt: now,
-          settledAt: now,
-        })
-        .onConflictDoNothing()
-        .returning();
+      const payment = await repo.insertPayment(tx, {
+        userId,
+        method: 'bank',
+        provider: 'bank',
+        providerRef: body.bank_transaction_id,
+        amount: body.amount,
+        currency: ctx.env.SITE_CURRENCY,
+        status: 'succeeded',
+        details: { reference: bankReference(userId), recordedBy: actor.id },
+        createdAt: now,
+        updatedAt: now,
+        settledAt: now,
+      });
       if (!payment) {
-        const [prior] = await tx
-          .select()
-          .from(payments)
-          .where(and(eq(payments.provider, 'bank'), eq(payments.providerRef, body.bank_transaction_id)));
+        const prior = (await repo.bankPayment(tx, body.bank_transaction_id))!;
         if (prior.userId !== userId || prior.amount !== body.amount)
           throw ValidationError.field('bank_transaction_id', msg('money.idempotencyConflict'));
         const txn = await transactionByKey(tx, `payment:${prior.id}`);
@@ -96,12 +89,12 @@ export async function recordBankTransfer(
         to: { user: userId },
         amount: body.amount,
       });
-      await tx.insert(auditLog).values({
+      await writeAudit(tx, {
         actorId: actor.id,
         action: 'money.bank_transfer',
         targetUserId: userId,
         data: { amount: body.amount, bank_transaction_id: body.bank_transaction_id, payment_id: payment.id },
-        createdAt: now,
+        at: now,
       });
       return {
         user_id: userId,

@@ -1,18 +1,18 @@
 // The cart (spec section 3 "Cart"; DESIGN.md "Money"): items held on the server per account, priced at
 // the current prices, with the summary the checkout shows.
 import crypto from 'node:crypto';
-import { and, asc, count, eq } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import { msg } from '#shared/api/messages.ts';
 import { ADDITIONAL_LOCATION_DAYS } from '#shared/constants.ts';
 import { CART_MAX_ITEMS, type AddToCartBody, type Cart, type ProductCode } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
-import { cartItems, type OrderItem } from '../../db/schema';
 import { ValidationError } from '../../lib/errors';
 import { citiesByIds, homeCityOf, positionOf } from '../listings/listings.service';
 import { atomically } from './atomic';
 import { balanceOf, lockMoney } from './ledger';
+import * as repo from './money.repo';
+import type { OrderItem } from './money.repo';
 import { listProducts, type ProductRow } from './products';
 
 export interface CartLine extends OrderItem {
@@ -27,14 +27,7 @@ export function summarize(total: number, balance: number, minimumTopup: number) 
 
 /** The cart's items at today's prices. */
 export async function cartLines(ctx: AppContext, userId: number, db: Db | Tx = ctx.db): Promise<CartLine[]> {
-  const [rows, products] = await Promise.all([
-    db
-      .select()
-      .from(cartItems)
-      .where(eq(cartItems.userId, userId))
-      .orderBy(asc(cartItems.createdAt), asc(cartItems.uid)),
-    listProducts(ctx, db),
-  ]);
+  const [rows, products] = await Promise.all([repo.cartRows(db, userId), listProducts(ctx, db)]);
   const byCode = new Map(products.map((p) => [p.code, p]));
   const cityIds = rows.map((r) => Number(r.params.cityId)).filter((id) => id > 0);
   const cities = await citiesByIds(db, cityIds);
@@ -103,7 +96,6 @@ export async function addToCart(ctx: AppContext, userId: number, body: AddToCart
     // One top-up per cart: its uid is fixed, so a double click adds it once.
     await addItem(ctx, userId, {
       uid: `topup-${userId}`,
-      userId,
       productCode: 'standard_topup',
       params: {},
       createdAt: ctx.now(),
@@ -129,7 +121,6 @@ export async function addToCart(ctx: AppContext, userId: number, body: AddToCart
     throw ValidationError.field(until ? 'until' : 'from', msg('money.tourTooLong', { days }));
   await addItem(ctx, userId, {
     uid: crypto.randomUUID(),
-    userId,
     productCode: 'additional_location',
     params: { cityId: city.id, from, until },
     createdAt: ctx.now(),
@@ -138,28 +129,25 @@ export async function addToCart(ctx: AppContext, userId: number, body: AddToCart
 }
 
 async function assertRoom(db: Db | Tx, userId: number) {
-  const [{ n }] = await db.select({ n: count() }).from(cartItems).where(eq(cartItems.userId, userId));
-  if (n >= CART_MAX_ITEMS) throw ValidationError.field('uid', msg('money.cartFull', { max: CART_MAX_ITEMS }));
+  if ((await repo.cartCount(db, userId)) >= CART_MAX_ITEMS)
+    throw ValidationError.field('uid', msg('money.cartFull', { max: CART_MAX_ITEMS }));
 }
 
 /** Under the user's money lock (decision 0401): a cart edit waits for a payment consuming the cart. */
-async function addItem(ctx: AppContext, userId: number, item: typeof cartItems.$inferInsert) {
+async function addItem(ctx: AppContext, userId: number, item: Omit<repo.CartItemRow, 'userId'>) {
   await atomically(ctx, async (tx) => {
     await lockMoney(tx, [userId]);
     await assertRoom(tx, userId);
-    await tx.insert(cartItems).values(item).onConflictDoNothing();
+    await repo.insertCartItem(tx, { ...item, userId });
   });
 }
 
 export async function removeCartItem(ctx: AppContext, userId: number, uid: string): Promise<Cart> {
   const gone = await atomically(ctx, async (tx) => {
     await lockMoney(tx, [userId]);
-    return tx
-      .delete(cartItems)
-      .where(and(eq(cartItems.uid, uid), eq(cartItems.userId, userId)))
-      .returning({ uid: cartItems.uid });
+    return repo.deleteCartItems(tx, userId, [uid]);
   });
   // Someone else's item looks exactly like a missing one.
-  if (!gone.length) throw ValidationError.field('uid', msg('money.itemNotFound'));
+  if (!gone) throw ValidationError.field('uid', msg('money.itemNotFound'));
   return getCart(ctx, userId);
 }

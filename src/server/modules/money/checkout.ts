@@ -1,77 +1,30 @@
-// Orders, loads and their settlement (docs/decisions/0401, 0400). Exactly once, whatever retries, races
-// and crashes happen:
+// Checkout (docs/decisions/0401, 0400): buying from the balance, and loads by card or crypto that pay the
+// cart. Exactly once, whatever retries and races happen:
 // - an order and a payment are unique per (account, client key): a retried call finds them and resumes;
 // - the intent (order + pending payment) is committed before the provider is called, and the provider is
 //   called with a key derived from our payment id, so a repeated call answers the first charge;
-// - a payment is settled under its row lock, and its ledger transaction is unique per payment
-//   (`payment:<id>`), an order's per order (`order:<id>`); a cart item is consumed by the order that pays it;
-// - what a crash leaves pending is settled by settleOpenPayments (on start and every minute), which asks
-//   the provider for the truth.
+// - what the provider answers is applied by settlement.ts; an order is paid by orders.ts.
 import crypto from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import { msg, type Message } from '#shared/api/messages.ts';
-import type { MakePaymentBody, OrderView, PaymentResult, PaymentView, ProductCode } from '#shared/schemas/money.ts';
+import type { MakePaymentBody, PaymentResult, ProductCode } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
-import { cartItems, orders, paymentEvents, payments, type OrderItem } from '../../db/schema';
-import { AppError, notFound, ValidationError } from '../../lib/errors';
+import { notFound, ValidationError } from '../../lib/errors';
+import * as policy from '../../policies';
 import { publicBase } from '../auth/emails';
-import { addAdditionalListing, bumpProfile, positionOf } from '../listings/listings.service';
-import { assertListed, cartLines, getCart, summarize } from './cart';
+import { positionOf } from '../listings/listings.service';
 import { atomically } from './atomic';
-import { faultPoint, pausePoint } from './fault';
-import { balanceOf, InsufficientBalance, lockMoney, transactionByKey, transfer, type MoneyLock } from './ledger';
+import { assertListed, cartLines, getCart, summarize } from './cart';
+import { faultPoint } from './fault';
+import { balanceOf, InsufficientBalance, lockMoney, transactionByKey } from './ledger';
+import * as repo from './money.repo';
+import type { OrderItem, OrderRow, PaymentRow } from './money.repo';
+import { presentOrder, presentPayment, statusOf } from './money.presenter';
+import { CartChanged, payOrder } from './orders';
 import { productByCode } from './products';
 import { providers } from './providers';
-import { providerKey, ProviderUnavailable, WebhookRejected, type ProviderState } from './providers/provider';
-
-type OrderRow = typeof orders.$inferSelect;
-type PaymentRow = typeof payments.$inferSelect;
-
-/** The cart an order was made from lost an item meanwhile (bought by a parallel order, or removed). */
-export class CartChanged extends Error {}
-
-const providerUnavailable = () => new AppError(503, 'provider_unavailable', msg('money.providerUnavailable'));
-
-// ---------------------------------------------------------------- paying an order from the balance
-
-/** Debits the order from the balance and delivers what it bought, in the caller's transaction. */
-async function payOrder(ctx: AppContext, tx: Tx, lock: MoneyLock, order: OrderRow, fromCart: boolean): Promise<number> {
-  const now = ctx.now();
-  if (fromCart) {
-    const uids = order.items.map((i) => i.uid);
-    const consumed = await tx
-      .delete(cartItems)
-      .where(and(eq(cartItems.userId, order.userId), inArray(cartItems.uid, uids)))
-      .returning({ uid: cartItems.uid });
-    if (consumed.length !== uids.length) throw new CartChanged();
-    await pausePoint(ctx, 'order_cart_consumed');
-  }
-  const { transactionId } = await transfer(tx, lock, {
-    kind: order.source === 'auto_topup' ? 'auto_topup' : 'purchase',
-    idempotencyKey: `order:${order.id}`,
-    userId: order.userId,
-    orderId: order.id,
-    at: now,
-    from: { user: order.userId },
-    to: 'revenue',
-    amount: order.total,
-  });
-  for (const item of order.items) {
-    if (item.productCode === 'standard_topup') await bumpProfile(tx, order.userId, now);
-    else
-      await addAdditionalListing(tx, {
-        profileId: order.userId,
-        cityId: Number(item.params.cityId),
-        days: Number(item.params.days),
-        from: item.params.from ?? null,
-        until: item.params.until ?? null,
-        now,
-      });
-  }
-  await tx.update(orders).set({ status: 'paid', paidAt: now }).where(eq(orders.id, order.id));
-  return transactionId;
-}
+import { providerKey, ProviderUnavailable, type ProviderState } from './providers/provider';
+import { applyState, providerUnavailable, refresh } from './settlement';
 
 interface NewOrder {
   userId: number;
@@ -91,25 +44,18 @@ interface NewOrder {
 async function createAndPayOrder(ctx: AppContext, input: NewOrder, outer?: Tx) {
   const run = async (tx: Tx) => {
     const lock = await lockMoney(tx, [input.userId], ['revenue']);
-    const [order] = await tx
-      .insert(orders)
-      .values({
-        userId: input.userId,
-        total: input.items.reduce((sum, i) => sum + i.price, 0),
-        items: input.items,
-        status: 'pending',
-        source: input.source,
-        idempotencyKey: input.idempotencyKey,
-        requestHash: input.requestHash,
-        createdAt: ctx.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
+    const order = await repo.insertOrder(tx, {
+      userId: input.userId,
+      total: input.items.reduce((sum, i) => sum + i.price, 0),
+      items: input.items,
+      status: 'pending',
+      source: input.source,
+      idempotencyKey: input.idempotencyKey,
+      requestHash: input.requestHash,
+      createdAt: ctx.now(),
+    });
     if (!order) {
-      const [existing] = await tx
-        .select()
-        .from(orders)
-        .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
+      const existing = (await repo.orderByKey(tx, input.userId, input.idempotencyKey))!;
       return { order: existing, transactionId: null, duplicate: true };
     }
     const transactionId = await payOrder(ctx, tx, lock, order, input.fromCart);
@@ -172,20 +118,12 @@ interface Prior {
 }
 
 async function findByKey(ctx: AppContext, userId: number, key: string): Promise<Prior | null> {
-  const [order] = await ctx.db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
+  const order = await repo.orderByKey(ctx.db, userId, key);
   if (order) {
-    const [payment] = order.paymentId
-      ? await ctx.db.select().from(payments).where(eq(payments.id, order.paymentId))
-      : [];
+    const payment = order.paymentId ? await repo.paymentById(ctx.db, order.paymentId) : undefined;
     return { order, payment: payment ?? null, hash: order.requestHash };
   }
-  const [payment] = await ctx.db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.userId, userId), eq(payments.idempotencyKey, key)));
+  const payment = await repo.paymentByKey(ctx.db, userId, key);
   return payment ? { order: null, payment, hash: String(payment.details.requestHash ?? '') } : null;
 }
 
@@ -244,49 +182,41 @@ export async function makePayment(ctx: AppContext, userId: number, body: MakePay
     await lockMoney(tx, [userId]);
     let orderId: number | null = null;
     if (lines.length) {
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          userId,
-          total,
-          items,
-          status: 'pending',
-          source: 'checkout',
-          idempotencyKey: body.idempotency_key,
-          requestHash: hash,
-          createdAt: ctx.now(),
-        })
-        .onConflictDoNothing()
-        .returning({ id: orders.id });
+      const order = await repo.insertOrder(tx, {
+        userId,
+        total,
+        items,
+        status: 'pending',
+        source: 'checkout',
+        idempotencyKey: body.idempotency_key,
+        requestHash: hash,
+        createdAt: ctx.now(),
+      });
       if (!order) return null;
       orderId = order.id;
     }
-    const [created] = await tx
-      .insert(payments)
-      .values({
-        userId,
-        method,
-        provider: provider.name,
-        amount,
-        currency: ctx.env.SITE_CURRENCY,
-        status: 'pending',
-        idempotencyKey: body.idempotency_key,
-        orderId,
-        details: {
-          requestHash: hash,
-          ...(body.method === 'card' ? { cardToken: body.card_token, returnPath: body.return_path ?? null } : {}),
-        },
-        createdAt: ctx.now(),
-        updatedAt: ctx.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
+    const created = await repo.insertPayment(tx, {
+      userId,
+      method,
+      provider: provider.name,
+      amount,
+      currency: ctx.env.SITE_CURRENCY,
+      status: 'pending',
+      idempotencyKey: body.idempotency_key,
+      orderId,
+      details: {
+        requestHash: hash,
+        ...(body.method === 'card' ? { cardToken: body.card_token, returnPath: body.return_path ?? null } : {}),
+      },
+      createdAt: ctx.now(),
+      updatedAt: ctx.now(),
+    });
     if (!created) {
       // A parallel call with this key won; undo our order and follow theirs.
       if (orderId) throw new ConcurrentKey();
       return null;
     }
-    if (orderId) await tx.update(orders).set({ paymentId: created.id }).where(eq(orders.id, orderId));
+    if (orderId) await repo.linkOrderPayment(tx, orderId, created.id);
     return created;
   }).catch((err) => {
     if (err instanceof ConcurrentKey) return null;
@@ -329,7 +259,7 @@ async function startAndSettle(ctx: AppContext, userId: number, payment: PaymentR
 async function refusedOrResult(ctx: AppContext, userId: number, paymentId: number) {
   const result = await resultOf(ctx, userId, { paymentId });
   if (result.status === 'failed' && result.payment?.method === 'card') {
-    const [row] = await ctx.db.select({ details: payments.details }).from(payments).where(eq(payments.id, paymentId));
+    const row = await repo.paymentById(ctx.db, paymentId);
     const invalid = row?.details.failure === 'invalid_token';
     throw ValidationError.field('card_token', msg(invalid ? 'money.cardTokenInvalid' : 'money.cardDeclined'));
   }
@@ -349,288 +279,6 @@ async function resume(ctx: AppContext, userId: number, prior: Prior, hash: strin
   return resultOf(ctx, userId, { orderId: prior.order!.id });
 }
 
-/** Reads the provider's state of an open payment and applies it. */
-async function refresh(ctx: AppContext, payment: PaymentRow): Promise<'applied' | 'never_started' | 'unavailable'> {
-  const provider = providers(ctx).byName(payment.method as 'card' | 'crypto', payment.provider);
-  if (!provider) return 'unavailable';
-  let state: ProviderState | null;
-  try {
-    state = await provider.fetch({ idempotencyKey: providerKey(payment.id), providerRef: payment.providerRef });
-  } catch (err) {
-    if (err instanceof ProviderUnavailable) return 'unavailable';
-    throw err;
-  }
-  if (!state) return 'never_started';
-  await applyState(ctx, payment.id, state);
-  return 'applied';
-}
-
-// ---------------------------------------------------------------- settlement
-
-type Outcome = 'credited' | 'updated' | 'failed' | 'unchanged' | 'duplicate';
-
-/**
- * Records what the provider says about a payment, exactly once: under the payment's row lock, a success
- * credits the load (ledger key `payment:<id>`) and pays its order from the balance; a failure closes the
- * payment and its order. A settled payment never changes again. With `event`, the provider's event id is
- * recorded in the same transaction (a redelivery then changes nothing).
- */
-async function applyState(
-  ctx: AppContext,
-  paymentId: number,
-  state: ProviderState,
-  event?: { provider: string; id: string; type: string },
-): Promise<Outcome> {
-  const now = ctx.now();
-  // Who it belongs to and whether it pays an order never change: read before the lock order is entered.
-  const [owner] = await ctx.db
-    .select({ userId: payments.userId, orderId: payments.orderId })
-    .from(payments)
-    .where(eq(payments.id, paymentId));
-  if (!owner) throw new Error(`payment ${paymentId} does not exist`);
-  return atomically(ctx, async (tx) => {
-    const lock = await lockMoney(tx, [owner.userId], owner.orderId ? ['cash', 'revenue'] : ['cash']);
-    if (event) {
-      const [fresh] = await tx
-        .insert(paymentEvents)
-        .values({
-          provider: event.provider,
-          eventId: event.id,
-          type: event.type,
-          paymentId,
-          outcome: 'received',
-          receivedAt: now,
-        })
-        .onConflictDoNothing()
-        .returning({ id: paymentEvents.id });
-      if (!fresh) return 'duplicate';
-    }
-    const [p] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
-    const outcome = await applyLocked(ctx, tx, lock, p, state);
-    if (event)
-      await tx
-        .update(paymentEvents)
-        .set({ outcome })
-        .where(and(eq(paymentEvents.provider, event.provider), eq(paymentEvents.eventId, event.id)));
-    return outcome;
-  });
-}
-
-async function applyLocked(
-  ctx: AppContext,
-  tx: Tx,
-  lock: MoneyLock,
-  p: PaymentRow,
-  state: ProviderState,
-): Promise<Outcome> {
-  const now = ctx.now();
-  if (p.status === 'succeeded') return 'unchanged';
-  const details = {
-    ...p.details,
-    ...(state.last4 ? { last4: state.last4 } : {}),
-    ...(state.invoice ? { invoice: state.invoice } : {}),
-    ...(state.redirectUrl ? { redirectUrl: state.redirectUrl } : {}),
-    ...(state.failure ? { failure: state.failure } : {}),
-  };
-  const open = p.status === 'pending' || p.status === 'requires_action';
-  if (state.status === 'succeeded') {
-    // Crypto can be paid after its invoice expired: money received is credited even then.
-    if (state.amount !== undefined && state.amount < p.amount) return 'unchanged';
-    await transfer(tx, lock, {
-      kind: 'load',
-      idempotencyKey: `payment:${p.id}`,
-      userId: p.userId,
-      paymentId: p.id,
-      at: now,
-      from: 'cash',
-      to: { user: p.userId },
-      amount: p.amount,
-    });
-    await pausePoint(ctx, 'payment_credited');
-    await tx
-      .update(payments)
-      .set({ status: 'succeeded', providerRef: state.ref, details, settledAt: now, updatedAt: now })
-      .where(eq(payments.id, p.id));
-    if (p.orderId) {
-      const [order] = await tx.select().from(orders).where(eq(orders.id, p.orderId)).for('update');
-      if (order?.status === 'pending') {
-        try {
-          await tx.transaction((sp) => payOrder(ctx, sp, lock, order, true));
-        } catch (err) {
-          // The credits stay on the balance; the order is closed unpaid.
-          if (!(err instanceof InsufficientBalance || err instanceof CartChanged)) throw err;
-          await tx.update(orders).set({ status: 'failed' }).where(eq(orders.id, order.id));
-        }
-      }
-    }
-    return 'credited';
-  }
-  if (!open) return 'unchanged';
-  if (state.status === 'failed' || state.status === 'expired') {
-    await tx
-      .update(payments)
-      .set({ status: state.status, providerRef: state.ref, details, updatedAt: now })
-      .where(eq(payments.id, p.id));
-    if (p.orderId)
-      await tx
-        .update(orders)
-        .set({ status: 'failed' })
-        .where(and(eq(orders.id, p.orderId), eq(orders.status, 'pending')));
-    return 'failed';
-  }
-  await tx
-    .update(payments)
-    .set({ status: state.status, providerRef: state.ref, details, updatedAt: now })
-    .where(eq(payments.id, p.id));
-  return 'updated';
-}
-
-/** A payment the provider never heard of, long after it was started, was never charged. */
-const NEVER_STARTED_AFTER_MS = 15 * 60_000;
-
-/**
- * Periodic task and start-up reconciliation: every open card or crypto payment is settled with the
- * provider's current state. Safe on many instances at once (settlement is exactly once).
- */
-export async function settleOpenPayments(ctx: AppContext, limit = 100): Promise<number> {
-  const open = await ctx.db
-    .select()
-    .from(payments)
-    .where(and(inArray(payments.status, ['pending', 'requires_action']), inArray(payments.method, ['card', 'crypto'])))
-    .orderBy(asc(payments.id))
-    .limit(limit);
-  let settled = 0;
-  for (const p of open) {
-    const outcome = await refresh(ctx, p);
-    if (outcome === 'never_started' && ctx.now().getTime() - p.createdAt.getTime() > NEVER_STARTED_AFTER_MS) {
-      await applyState(ctx, p.id, { status: 'failed', ref: `none_${providerKey(p.id)}`, failure: 'never_started' });
-    }
-    if (outcome === 'applied') settled += 1;
-  }
-  return settled;
-}
-
-// ---------------------------------------------------------------- webhooks
-
-/**
- * A provider's webhook: the signature is checked over the raw body, the event id makes a redelivery a
- * no-op, and the payment's state is read back from the provider (so late and out-of-order events apply
- * the truth, not the event). Bad signature 401, unreadable 400: nothing is written.
- */
-export async function handleWebhook(
-  ctx: AppContext,
-  providerName: string,
-  rawBody: Buffer,
-  headers: Record<string, string | string[] | undefined>,
-) {
-  const all = providers(ctx);
-  const provider = [all.crypto, all.card].find((p) => p?.name === providerName && p.parseWebhook);
-  if (!provider?.parseWebhook) throw notFound();
-  let event;
-  try {
-    event = provider.parseWebhook(rawBody, headers);
-  } catch (err) {
-    if (err instanceof WebhookRejected)
-      throw new AppError(
-        err.status,
-        'webhook_rejected',
-        msg(err.status === 401 ? 'money.badSignature' : 'money.badWebhook'),
-      );
-    throw err;
-  }
-  faultPoint(ctx, 'after_webhook_verified');
-  const [seen] = await ctx.db
-    .select({ id: paymentEvents.id })
-    .from(paymentEvents)
-    .where(and(eq(paymentEvents.provider, provider.name), eq(paymentEvents.eventId, event.id)));
-  if (seen) return { received: true as const, outcome: 'duplicate' };
-  const [payment] = await ctx.db
-    .select()
-    .from(payments)
-    .where(
-      event.paymentId
-        ? and(
-            eq(payments.id, event.paymentId),
-            eq(payments.provider, provider.name),
-            eq(payments.method, provider.method),
-          )
-        : and(eq(payments.provider, provider.name), eq(payments.providerRef, event.ref ?? '')),
-    );
-  const record = async (outcome: string) =>
-    ctx.db
-      .insert(paymentEvents)
-      .values({
-        provider: provider.name,
-        eventId: event.id,
-        type: event.type,
-        paymentId: payment?.id ?? null,
-        outcome,
-        receivedAt: ctx.now(),
-      })
-      .onConflictDoNothing();
-  if (!payment || (event.ref && payment.providerRef && payment.providerRef !== event.ref)) {
-    await record('ignored');
-    return { received: true as const, outcome: 'ignored' };
-  }
-  let state: ProviderState | null;
-  try {
-    state = await provider.fetch({
-      idempotencyKey: providerKey(payment.id),
-      providerRef: payment.providerRef ?? event.ref,
-    });
-  } catch (err) {
-    // Unknown now: the provider redelivers later.
-    if (err instanceof ProviderUnavailable) throw providerUnavailable();
-    throw err;
-  }
-  if (!state) {
-    await record('ignored');
-    return { received: true as const, outcome: 'ignored' };
-  }
-  const outcome = await applyState(ctx, payment.id, state, { provider: provider.name, id: event.id, type: event.type });
-  return { received: true as const, outcome };
-}
-
-// ---------------------------------------------------------------- results
-
-function presentOrder(o: OrderRow): OrderView {
-  return {
-    id: o.id,
-    status: o.status,
-    total: o.total,
-    items: o.items.map((i) => ({ product: i.productCode, price: i.price, city_id: i.params.cityId ?? null })),
-    created_at: o.createdAt.toISOString(),
-  };
-}
-
-export function presentPayment(p: PaymentRow): PaymentView {
-  const d = p.details as {
-    last4?: string;
-    redirectUrl?: string;
-    invoice?: PaymentView['invoice'];
-  };
-  return {
-    id: p.id,
-    method: p.method,
-    provider: p.provider,
-    status: p.status,
-    amount: p.amount,
-    currency: p.currency,
-    card_last4: d.last4 ?? null,
-    next_action: p.status === 'requires_action' && d.redirectUrl ? { type: 'redirect', url: d.redirectUrl } : null,
-    invoice: d.invoice ?? null,
-    created_at: p.createdAt.toISOString(),
-  };
-}
-
-function statusOf(order: OrderRow | null, payment: PaymentRow | null): PaymentResult['status'] {
-  if (order?.status === 'paid') return 'paid';
-  if (payment?.status === 'succeeded') return 'loaded';
-  if (payment?.status === 'requires_action') return 'requires_action';
-  if (payment?.status === 'pending' && order?.status !== 'failed') return 'pending';
-  return 'failed';
-}
-
 async function resultOf(
   ctx: AppContext,
   userId: number,
@@ -638,14 +286,13 @@ async function resultOf(
 ): Promise<PaymentResult> {
   let payment: PaymentRow | null = null;
   let order: OrderRow | null = null;
-  if (ref.paymentId) [payment] = await ctx.db.select().from(payments).where(eq(payments.id, ref.paymentId));
+  if (ref.paymentId) payment = (await repo.paymentById(ctx.db, ref.paymentId)) ?? null;
   const orderId = ref.orderId ?? payment?.orderId;
-  if (orderId) [order] = await ctx.db.select().from(orders).where(eq(orders.id, orderId));
-  if (!payment && order?.paymentId)
-    [payment] = await ctx.db.select().from(payments).where(eq(payments.id, order.paymentId));
+  if (orderId) order = (await repo.orderById(ctx.db, orderId)) ?? null;
+  if (!payment && order?.paymentId) payment = (await repo.paymentById(ctx.db, order.paymentId)) ?? null;
   const [cart, position] = await Promise.all([getCart(ctx, userId), positionOf(ctx.db, userId, ctx.now())]);
   return {
-    status: statusOf(order ?? null, payment ?? null),
+    status: statusOf(order, payment),
     order: order ? presentOrder(order) : null,
     payment: payment ? presentPayment(payment) : null,
     balance: cart.balance,
@@ -655,9 +302,10 @@ async function resultOf(
 }
 
 /** GET /payment/getPayment/{id}: the owner's (or an admin's) view, refreshed from the provider while open. */
-export async function getPayment(ctx: AppContext, viewer: { id: number; role: string }, paymentId: number) {
-  const [payment] = await ctx.db.select().from(payments).where(eq(payments.id, paymentId));
-  if (!payment || (payment.userId !== viewer.id && viewer.role !== 'admin'))
+export async function getPayment(ctx: AppContext, viewer: policy.Actor, paymentId: number) {
+  const payment = await repo.paymentById(ctx.db, paymentId);
+  // Someone else's payment looks exactly like a missing one.
+  if (!payment || !policy.can(viewer, 'read', policy.money(payment.userId)))
     throw notFound(msg('money.paymentNotFound'));
   if (payment.status === 'pending' || payment.status === 'requires_action') await refresh(ctx, payment);
   return resultOf(ctx, payment.userId, { paymentId });

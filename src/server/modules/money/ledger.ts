@@ -3,12 +3,11 @@
 // of money (lockMoney) before their balances are read, a user balance never goes below zero (checked here and by a CHECK
 // constraint), and each entry records the balance it leaves. Entries are never updated or deleted (a
 // trigger refuses it): a correction is a new transaction.
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { queryRows, type Db, type Tx } from '../../db/client';
-import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
+import type { Db, Tx } from '../../db/client';
+import * as repo from './ledger.repo';
 
 export type SystemAccount = 'cash' | 'revenue' | 'adjustments';
-export type LedgerKind = (typeof ledgerTransactions.$inferInsert)['kind'];
+export type LedgerKind = repo.LedgerKind;
 
 /** A user's balance does not cover a debit: nothing was written. */
 export class InsufficientBalance extends Error {
@@ -23,32 +22,14 @@ export class InsufficientBalance extends Error {
 
 /** The ledger account of a user (`userId`) or a system account, created on first use. */
 async function accountId(tx: Tx, kind: 'user' | SystemAccount, userId: number | null): Promise<number> {
-  const find = async () => {
-    const [row] = await tx
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(
-        and(
-          eq(ledgerAccounts.kind, kind),
-          userId === null ? isNull(ledgerAccounts.userId) : eq(ledgerAccounts.userId, userId),
-        ),
-      );
-    return row?.id;
-  };
-  const found = await find();
+  const found = await repo.findAccount(tx, kind, userId);
   if (found !== undefined) return found;
-  // The demo advertisers have none; a concurrent first use creates the same row once.
-  await tx.insert(ledgerAccounts).values({ kind, userId }).onConflictDoNothing();
-  return (await find())!;
+  // The demo advertisers have none.
+  await repo.createAccount(tx, kind, userId);
+  return (await repo.findAccount(tx, kind, userId))!;
 }
 
-export async function balanceOf(db: Db | Tx, userId: number): Promise<number> {
-  const [row] = await db
-    .select({ balance: ledgerAccounts.balance })
-    .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.kind, 'user'), eq(ledgerAccounts.userId, userId)));
-  return Number(row?.balance ?? 0);
-}
+export const balanceOf = (db: Db | Tx, userId: number): Promise<number> => repo.userBalance(db, userId);
 
 /** What a transaction locked with lockMoney: the only accounts it may post to. */
 export interface MoneyLock {
@@ -81,26 +62,13 @@ export async function lockMoney(tx: Tx, users: number[], system: SystemAccount[]
   for (const kind of new Set(system)) systemIds.set(kind, await accountId(tx, kind, null));
   const userIds = new Map<number, number>();
   for (const user of new Set(users)) userIds.set(user, await accountId(tx, 'user', user));
-  await tx
-    .select({ id: ledgerAccounts.id })
-    .from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.id, [...userIds.values()]))
-    .orderBy(asc(ledgerAccounts.id))
-    .for('update');
+  await repo.lockAccountRows(tx, [...userIds.values()]);
   return { users: userIds, system: systemIds };
 }
 
 /** Locks every account of `lock` (those held already cost nothing; the system accounts ascending id). */
-async function lockAccounts(tx: Tx, lock: MoneyLock) {
-  const ids = [...lock.users.values(), ...lock.system.values()];
-  const rows = await tx
-    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })
-    .from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.id, ids))
-    .orderBy(asc(ledgerAccounts.id))
-    .for('update');
-  return new Map(rows.map((r) => [r.id, { kind: r.kind, balance: Number(r.balance) }]));
-}
+const lockAccounts = (tx: Tx, lock: MoneyLock) =>
+  repo.lockAccountRows(tx, [...lock.users.values(), ...lock.system.values()]);
 
 export interface Posting {
   kind: LedgerKind;
@@ -137,32 +105,28 @@ export async function post(
     if (account.kind === 'user' && after < 0) throw new InsufficientBalance(account.balance, -line.amount);
     balances.set(line.account, after);
   }
-  const [txn] = await tx
-    .insert(ledgerTransactions)
-    .values({
-      kind: p.kind,
-      idempotencyKey: p.idempotencyKey,
-      userId: p.userId,
-      paymentId: p.paymentId ?? null,
-      orderId: p.orderId ?? null,
-      createdBy: p.createdBy ?? null,
-      memo: p.memo ?? null,
-      createdAt: p.at,
-    })
-    .returning({ id: ledgerTransactions.id });
-  await tx.insert(ledgerEntries).values(
+  const transactionId = await repo.insertTransaction(tx, {
+    kind: p.kind,
+    idempotencyKey: p.idempotencyKey,
+    userId: p.userId,
+    paymentId: p.paymentId ?? null,
+    orderId: p.orderId ?? null,
+    createdBy: p.createdBy ?? null,
+    memo: p.memo ?? null,
+    createdAt: p.at,
+  });
+  await repo.insertEntries(
+    tx,
     p.lines.map((l) => ({
-      transactionId: txn.id,
+      transactionId,
       ledgerAccountId: l.account,
       amount: l.amount,
       balanceAfter: balances.get(l.account)!,
       createdAt: p.at,
     })),
   );
-  for (const [id, balance] of balances) {
-    await tx.update(ledgerAccounts).set({ balance }).where(eq(ledgerAccounts.id, id));
-  }
-  return { transactionId: Number(txn.id), balances };
+  for (const [id, balance] of balances) await repo.setBalance(tx, id, balance);
+  return { transactionId, balances };
 }
 
 /** An advertiser's credits, or one of the system accounts. */
@@ -192,10 +156,7 @@ export async function transfer(
   return { transactionId, balanceOf: (party) => balances.get(accountOf(lock, party))! };
 }
 
-export async function transactionByKey(db: Db | Tx, key: string) {
-  const [row] = await db.select().from(ledgerTransactions).where(eq(ledgerTransactions.idempotencyKey, key));
-  return row ?? null;
-}
+export const transactionByKey = repo.transactionByKey;
 
 /**
  * Everything that must hold whatever happened (tests and the admin's health view): each balance equals
@@ -204,12 +165,7 @@ export async function transactionByKey(db: Db | Tx, key: string) {
  */
 export async function ledgerProblems(db: Db | Tx): Promise<string[]> {
   const problems: string[] = [];
-  const accounts = await queryRows<{ id: number; balance: string; sum: string | null; last: string | null }>(
-    db,
-    sql`select a.id, a.balance, (select sum(e.amount) from ledger_entries e where e.ledger_account_id = a.id) as sum,
-          (select e.balance_after from ledger_entries e where e.ledger_account_id = a.id order by e.id desc limit 1) as last
-        from ledger_accounts a`,
-  );
+  const accounts = await repo.accountTotals(db);
   let total = 0;
   for (const a of accounts) {
     const balance = Number(a.balance);
@@ -219,10 +175,7 @@ export async function ledgerProblems(db: Db | Tx): Promise<string[]> {
       problems.push(`account ${a.id}: balance ${balance} != last balance_after ${a.last}`);
   }
   if (total !== 0) problems.push(`balances sum to ${total}, not 0`);
-  const unbalanced = await queryRows<{ id: number }>(
-    db,
-    sql`select transaction_id as id from ledger_entries group by transaction_id having sum(amount) <> 0`,
-  );
+  const unbalanced = await repo.unbalancedTransactions(db);
   for (const t of unbalanced) problems.push(`transaction ${t.id} does not sum to zero`);
   return problems;
 }

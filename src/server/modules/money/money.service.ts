@@ -20,7 +20,8 @@ import { providers } from './providers';
 
 export { InsufficientBalance, ledgerProblems } from './ledger';
 export { addToCart, getCart, removeCartItem } from './cart';
-export { getPayment, handleWebhook, makePayment, purchase, settleOpenPayments } from './checkout';
+export { getPayment, makePayment, purchase } from './checkout';
+export { handleWebhook, settleOpenPayments } from './settlement';
 export { adjustBalance, adjustFromBody } from './adjust';
 export { bankReference, getBankDetails, recordBankTransfer } from './bank';
 export { listTransactions, transactionsCsv } from './transactions';

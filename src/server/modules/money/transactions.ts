@@ -1,42 +1,18 @@
 // The account's statement (/transactions/{userID}): one row per ledger entry of the user's account,
 // newest first, with what it was and the balance it left. Admins read anyone's, advertisers their own.
-import { and, count, desc, eq } from 'drizzle-orm';
 import { TRANSACTIONS_PAGE_SIZE, type Transaction, type TransactionsPage } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
-import { ledgerAccounts, ledgerEntries, ledgerTransactions, orders, payments } from '../../db/schema';
-import { forbidden } from '../../lib/errors';
-import { minorDigits } from './providers/btcpay';
+import * as policy from '../../policies';
 import { balanceOf } from './ledger';
+import { statementCount, statementRows } from './ledger.repo';
+import { minorDigits } from './providers/btcpay';
 
-export function assertMayRead(viewer: { id: number; role: string }, userId: number) {
-  if (viewer.id !== userId && viewer.role !== 'admin') throw forbidden();
-}
+/** The owner and admins read a statement (src/server/policies: money, read); anyone else gets 403. */
+export const assertMayRead = (viewer: policy.Actor, userId: number) =>
+  policy.authorize(viewer, 'read', policy.money(userId));
 
 async function rows(ctx: AppContext, userId: number, limit: number, offset: number): Promise<Transaction[]> {
-  const found = await ctx.db
-    .select({
-      id: ledgerEntries.id,
-      amount: ledgerEntries.amount,
-      balanceAfter: ledgerEntries.balanceAfter,
-      createdAt: ledgerEntries.createdAt,
-      kind: ledgerTransactions.kind,
-      memo: ledgerTransactions.memo,
-      orderId: ledgerTransactions.orderId,
-      items: orders.items,
-      paymentId: payments.id,
-      method: payments.method,
-      providerRef: payments.providerRef,
-      details: payments.details,
-    })
-    .from(ledgerEntries)
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.ledgerAccountId))
-    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-    .leftJoin(orders, eq(orders.id, ledgerTransactions.orderId))
-    .leftJoin(payments, eq(payments.id, ledgerTransactions.paymentId))
-    .where(and(eq(ledgerAccounts.kind, 'user'), eq(ledgerAccounts.userId, userId)))
-    .orderBy(desc(ledgerEntries.id))
-    .limit(limit)
-    .offset(offset);
+  const found = await statementRows(ctx.db, userId, limit, offset);
   return found.map((r) => ({
     id: Number(r.id),
     date: r.createdAt.toISOString(),
@@ -70,19 +46,15 @@ function referenceOf(r: {
 
 export async function listTransactions(
   ctx: AppContext,
-  viewer: { id: number; role: string },
+  viewer: policy.Actor,
   userId: number,
   page: number,
 ): Promise<TransactionsPage> {
   assertMayRead(viewer, userId);
   const offset = (page - 1) * TRANSACTIONS_PAGE_SIZE;
-  const [data, [{ n }], balance] = await Promise.all([
+  const [data, n, balance] = await Promise.all([
     rows(ctx, userId, TRANSACTIONS_PAGE_SIZE, offset),
-    ctx.db
-      .select({ n: count() })
-      .from(ledgerEntries)
-      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.ledgerAccountId))
-      .where(and(eq(ledgerAccounts.kind, 'user'), eq(ledgerAccounts.userId, userId))),
+    statementCount(ctx.db, userId),
     balanceOf(ctx.db, userId),
   ]);
   return {
@@ -104,7 +76,7 @@ function csvField(value: string): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export async function transactionsCsv(ctx: AppContext, viewer: { id: number; role: string }, userId: number) {
+export async function transactionsCsv(ctx: AppContext, viewer: policy.Actor, userId: number) {
   assertMayRead(viewer, userId);
   const currency = ctx.env.SITE_CURRENCY;
   const digits = minorDigits(currency);
