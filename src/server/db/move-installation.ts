@@ -66,6 +66,9 @@ export async function moveDatabase(from: Db, to: Db, log: (m: string) => void = 
   const tables = await tablesInOrder(from);
   const rows: Record<string, number> = {};
   await to.transaction(async (tx) => {
+    // The copy is the source's state as it is, derived tables included (directory_entries and
+    // directory_counts, kept by triggers): no trigger may add to it while rows arrive. Needs a superuser.
+    await tx.execute(sql`set local session_replication_role = replica`);
     // What the target's migrations inserted (products, system ledger accounts...) gives way to the source's.
     // Only tables with rows, children first: the append-only ones (audit log, ledger) refuse it and start empty.
     const filled: string[] = [];

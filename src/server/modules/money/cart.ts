@@ -143,11 +143,11 @@ async function addItem(ctx: AppContext, userId: number, item: Omit<repo.CartItem
 }
 
 export async function removeCartItem(ctx: AppContext, userId: number, uid: string): Promise<Cart> {
-  const gone = await atomically(ctx, async (tx) => {
+  await atomically(ctx, async (tx) => {
     await lockMoney(tx, [userId]);
-    return repo.deleteCartItems(tx, userId, [uid]);
+    // Someone else's item looks exactly like a missing one. Thrown inside the transaction, so a refusal
+    // rolls back everything it did (the ledger account lockMoney creates on first use included).
+    if (!(await repo.deleteCartItems(tx, userId, [uid]))) throw ValidationError.field('uid', msg('money.itemNotFound'));
   });
-  // Someone else's item looks exactly like a missing one.
-  if (!gone) throw ValidationError.field('uid', msg('money.itemNotFound'));
   return getCart(ctx, userId);
 }
