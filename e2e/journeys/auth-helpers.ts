@@ -50,8 +50,9 @@ export async function registerViaApi(page: Page, tag: string, signOut = false): 
 
 /** Presses OK on the notification dialog whose message matches, and waits for it to close. */
 export async function acknowledge(page: Page, message: RegExp): Promise<void> {
-  const dialog = page.getByTestId('notification-dialog');
-  await dialog.getByText(message).waitFor();
+  // This dialog, by its message: another may open right after it (the completion notice after a confirmation).
+  const dialog = page.getByTestId('notification-dialog').filter({ hasText: message });
+  await dialog.waitFor();
   await dialog.getByRole('button', { name: 'OK' }).click();
   await dialog.waitFor({ state: 'detached' });
 }

@@ -2,7 +2,7 @@
 // comments under a profile: a visitor is asked to log in, a signed-in user posts.
 import assert from 'node:assert/strict';
 import { expect, PHONE, test } from '../harness';
-import { registerViaApi } from './auth-helpers';
+import { acknowledge, registerViaApi } from './auth-helpers';
 import { acceptedNotice, busiestCountry } from './directory-helpers';
 
 test.use({ viewport: PHONE });
@@ -79,6 +79,8 @@ test('directory: report a profile, comment on it @375x812', async ({ page, baseU
   // Signed in (a new account: the completion redirect comes first, Back returns to the profile).
   await registerViaApi(page, 'commenter');
   await page.goto(`${baseUrl}/profile/${id}`);
+  // "Complete your Profile" over the profile first, then the walk (spec section 8; issue 23, item 7).
+  await acknowledge(page, /Please complete your profile first\./);
   await page.waitForURL('**/edit/*?action=complete');
   await page.goBack();
   await page.getByTestId('profile-name').waitFor();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { jpegWithGps } from '../../src/server/test/media-files';
 import { expect, PHONE, test } from '../harness';
-import { newAccount, registerViaApi } from './auth-helpers';
+import { acknowledge, newAccount, registerViaApi } from './auth-helpers';
 import { acceptedNotice } from './directory-helpers';
 
 test.use({ viewport: PHONE });
@@ -216,6 +216,7 @@ test('edit: rates, availability, links, likes and languages saved and shown on t
   // The owner's view of the profile shows them. The ad is not complete, so the app's start sends her on to
   // completion (spec section 1) once her user data is in; back from there, the same app shows the profile.
   await page.goto(`${baseUrl}/profile/${me.id}`);
+  await acknowledge(page, /Please complete your profile first\./);
   await page.waitForURL(/\/edit\/\d+\?action=complete/);
   await page.goBack();
   await page.waitForURL(new RegExp(`/profile/${me.id}$`));
