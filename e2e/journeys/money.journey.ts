@@ -4,81 +4,11 @@
 // states the ranking rule and the prices.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
-import type { Page } from 'playwright-core';
-import { jpegWithGps } from '../../src/server/test/media-files';
 import { expect, PHONE, test } from '../harness';
-import { registerViaApi, type TestAccount } from './auth-helpers';
+import { api, fitsWidth, listedAdvertiser, payByCard } from './advertiser-helpers';
 import { acceptedNotice } from './directory-helpers';
 
 test.use({ viewport: PHONE });
-
-interface City {
-  id: number;
-  name: string;
-  slug: string;
-  country_slug: string;
-}
-
-/** A name of letters only (a screen name has at most 3 digits), unique per run. */
-function uniqueName(first: string): string {
-  const letters = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.replace(
-    /\d/g,
-    (d) => 'qwxzvkjyhg'[Number(d)],
-  );
-  return `${first} ${letters[0].toUpperCase()}${letters.slice(1)}`;
-}
-
-/** Registers an advertiser and completes the ad through the app's own API client: listed in `city`. */
-async function listedAdvertiser(page: Page, tag: string, city: string): Promise<TestAccount & { city: City }> {
-  const account = await registerViaApi(page, tag);
-  const avatar = (await jpegWithGps({ width: 600, height: 800, seed: account.id })).toString('base64');
-  const found = await page.evaluate(
-    async ({ city, name, avatar }) => {
-      const app = window.__directoryApp!;
-      const cities = await app.api<{ data: City[] }>(`/edit/findCities?q=${encodeURIComponent(city)}&country=GB`);
-      const place = cities.data[0];
-      const sections = [
-        { section: 'screen_name', screen_name: name },
-        { section: 'heading', heading: 'Theatre, wine bars and slow Sunday walks' },
-        { section: 'gender', gender: 'female' },
-        { section: 'location', city_id: place.id },
-        { section: 'phone', phone: '+441134960000' },
-        { section: 'about', about: 'Fond of theatre, good wine and long conversations.' },
-      ];
-      for (const body of sections) await app.api('/update', { method: 'POST', body });
-      const bytes = Uint8Array.from(atob(avatar), (c) => c.charCodeAt(0));
-      const form = new FormData();
-      form.append('file', new Blob([bytes], { type: 'image/jpeg' }), 'me.jpg');
-      await app.api('/upload/photo/avatar', { method: 'POST', body: form });
-      return place;
-    },
-    { city, name: uniqueName(tag === 'money' ? 'Rosalind' : 'Imogen'), avatar },
-  );
-  return { ...account, city: found };
-}
-
-const api = (page: Page, path: string, body?: unknown) =>
-  page.evaluate(
-    ({ path, body }) => window.__directoryApp!.api(path, body === undefined ? {} : { method: 'POST', body }),
-    { path, body },
-  );
-
-async function payByCard(page: Page, amount: string, number: string) {
-  const methods = page.getByTestId('load-methods');
-  await methods.getByRole('tab', { name: 'Card' }).click();
-  await methods.getByLabel(/Amount to load/).fill(amount);
-  const form = page.getByTestId('card-form');
-  await form.getByLabel('Card number').fill(number);
-  await form.getByLabel('Expiry date').fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`);
-  await form.getByLabel('CVC').fill('123');
-  await form.getByRole('button', { name: 'Pay by card' }).click();
-}
-
-/** The page has no horizontal scroll at this width (a 375 px screen shows all of it). */
-async function fitsWidth(page: Page, what: string) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `${what} is ${overflow} px wider than the screen`);
-}
 
 test('money: card loads (4242 and 3220), crypto load, top-up to position 1, transactions CSV @375x812', async ({
   page,

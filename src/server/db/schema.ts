@@ -269,7 +269,14 @@ export const listings = pgTable(
     bumpedAt: ts('bumped_at').notNull().defaultNow(),
     tourFrom: date('tour_from', { mode: 'string' }),
     tourUntil: date('tour_until', { mode: 'string' }),
+    // When the listing stops being shown: the end of its paid days, or of its tour's last day when that
+    // comes first (decision 0403). null for a home listing.
     expiresAt: ts('expires_at'),
+    // The end of the days paid for (an additional location): tour dates may move within it.
+    paidUntil: ts('paid_until'),
+    // The first moment of the tour (tour_from at midnight in the city's time zone): the card turns from
+    // "visiting from" to "on tour" then, so it is a moment the directory cache's key knows of.
+    tourStartsAt: ts('tour_starts_at'),
     // The profile's best-ranked active listing in this country: the one a country page shows, so a
     // profile at home and on tour in one country appears once. Kept by the listings service; when it
     // expires before the periodic task moves it, the page finds the next one itself (decision 0723).
@@ -297,6 +304,17 @@ export const listings = pgTable(
     index('listings_city_expires')
       .on(t.cityId, t.expiresAt)
       .where(sql`${t.expiresAt} is not null`),
+    // The next tour start, anywhere, in one country or in one city: a moment a card turns from "visiting
+    // from" to "on tour", part of the versions like the next expiry (docs/decisions/0403, 0730).
+    index('listings_tour_starts')
+      .on(t.tourStartsAt)
+      .where(sql`${t.tourStartsAt} is not null`),
+    index('listings_country_tour_starts')
+      .on(t.countryCode, t.tourStartsAt)
+      .where(sql`${t.tourStartsAt} is not null`),
+    index('listings_city_tour_starts')
+      .on(t.cityId, t.tourStartsAt)
+      .where(sql`${t.tourStartsAt} is not null`),
   ],
 );
 

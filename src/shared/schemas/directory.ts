@@ -35,7 +35,12 @@ export const ProfileItem = z.object({
   heading: z.string().nullable(),
   avatar: Picture.nullable(),
   verified: z.boolean(),
+  /** In an additional location whose tour, if dated, runs now (docs/decisions/0403). */
   on_tour: z.boolean(),
+  /** A dated tour: announced while coming ("visiting from"), with its dates while it runs. */
+  tour: z
+    .object({ state: z.enum(['coming', 'now']), from: z.string().nullable(), until: z.string().nullable() })
+    .nullable(),
   /** Rank in this listing, 1 = top (DESIGN.md: bumped_at desc, then id). */
   position: z.number().optional(),
   user: z.object({

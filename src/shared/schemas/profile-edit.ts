@@ -379,6 +379,8 @@ export const ListingView = z.object({
   tour_from: z.string().nullable(),
   tour_until: z.string().nullable(),
   expires_at: z.string().nullable(),
+  /** The end of the days paid for (an additional location); a tour's listing ends with the tour, before it. */
+  paid_until: z.string().nullable(),
   /** Whole days until an additional location ends (0 on its last day); null for the home city. */
   days_left: z.number().nullable(),
   /** Rank in that city for `escorts` (1 = top); null while the profile is not listed. */

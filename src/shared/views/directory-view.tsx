@@ -6,7 +6,7 @@
 import type { MouseEvent as ReactMouseEvent, ReactNode, Ref } from 'react';
 import { CATEGORIES, type Category } from '../constants';
 import type { DirectoryPage, Navigation, ProfileItem } from '../schemas/directory';
-import { countryName, locationLabel, secondaryName } from './format';
+import { countryName, formatDay, formatDayRange, locationLabel, secondaryName } from './format';
 import { PICTURE_SIZES, PictureImage } from './picture';
 import { plainLink, type LinkRenderer, type Translate } from './profile-view';
 import { VerifiedBadge } from './verified-badge';
@@ -38,6 +38,8 @@ export interface ProfileCardViewProps {
   /** Position in the list (0 = first): decides the image's priority. */
   index: number;
   t: Translate;
+  /** The reader's language (a tour's dates). */
+  lang: string;
   renderLink?: LinkRenderer;
   onClick?: (event: ReactMouseEvent<HTMLAnchorElement>) => void;
   cardRef?: Ref<HTMLLIElement>;
@@ -51,6 +53,7 @@ export function ProfileCardView({
   item,
   index,
   t,
+  lang,
   renderLink,
   onClick,
   cardRef,
@@ -82,7 +85,14 @@ export function ProfileCardView({
                   {item.name.slice(0, 1).toUpperCase()}
                 </span>
               )}
-              {item.on_tour && <span className="badge badge--tour">{t('item.onTour')}</span>}
+              {(item.on_tour || item.tour) && (
+                <span
+                  className={`badge badge--tour${item.tour?.state === 'coming' ? ' badge--coming' : ''}`}
+                  data-testid="card-tour"
+                >
+                  {tourBadge(item, t, lang)}
+                </span>
+              )}
               {distanceKm !== undefined && (
                 <span className="badge badge--distance" data-testid="card-distance">
                   {distanceKm < 1 ? t('nearby.lessThanOne') : t('nearby.distance', { km: Math.round(distanceKm) })}
@@ -104,6 +114,20 @@ export function ProfileCardView({
       {extra}
     </li>
   );
+}
+
+/**
+ * A card's tour: "In Berlin 12–15 March" while it runs, "Visiting from 12 March" before it starts, "On
+ * tour" for an additional location without dates (docs/decisions/0403).
+ */
+export function tourBadge(item: ProfileItem, t: Translate, lang: string): string {
+  const tour = item.tour;
+  if (!tour) return t('item.onTour');
+  const city = item.user.city ?? '';
+  if (tour.state === 'coming' && tour.from) return t('item.tourComing', { date: formatDay(tour.from, lang) });
+  if (tour.from && tour.until) return t('item.tourNow', { city, dates: formatDayRange(tour.from, tour.until, lang) });
+  if (tour.until) return t('item.tourUntil', { city, date: formatDay(tour.until, lang) });
+  return t('item.tourFrom', { city, date: formatDay(tour.from ?? '', lang) });
 }
 
 /** The heading of a listing: "Escorts in London" (null while the navigation is not there yet). */
@@ -249,14 +273,24 @@ function PlaceChipsView({
 }
 
 /** The first page of a listing as the server sends it (the SPA's ProfileList renders the same grid). */
-export function CardGridView({ page, t, emptyText }: { page: DirectoryPage; t: Translate; emptyText: string }) {
+export function CardGridView({
+  page,
+  t,
+  lang,
+  emptyText,
+}: {
+  page: DirectoryPage;
+  t: Translate;
+  lang: string;
+  emptyText: string;
+}) {
   return (
     <div className="profile-list">
       {page.data.length > 0 && <h2 className="visually-hidden">{t('list.profilesHeading')}</h2>}
       {page.data.length > 0 && (
         <ul className="card-grid" data-testid="profile-grid">
           {page.data.map((item, index) => (
-            <ProfileCardView key={item.id} item={item} index={index} t={t} />
+            <ProfileCardView key={item.id} item={item} index={index} t={t} lang={lang} />
           ))}
         </ul>
       )}

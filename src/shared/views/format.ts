@@ -139,3 +139,20 @@ export function countryName(code: string, fallback: string, language: string): s
     return fallback;
   }
 }
+
+const dayAndMonth = (locale: string) =>
+  cached(`day|${locale}`, () => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', timeZone: 'UTC' }));
+
+/** A calendar day without its year ("12 March"), read in UTC as formatDate. */
+export function formatDay(iso: string, language: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dayAndMonth(intlLocale(language)).format(date);
+}
+
+/** Two calendar days as the language writes a range ("12–15 March", "12.–15. März"). */
+export function formatDayRange(from: string, until: string, language: string): string {
+  const a = new Date(from);
+  const b = new Date(until);
+  if (Number.isNaN(a.getTime()) || Number.isNaN(b.getTime())) return `${from} – ${until}`;
+  return dayAndMonth(intlLocale(language)).formatRange(a, b);
+}

@@ -110,11 +110,10 @@ export async function fetchBookmarkedProfile(id: number, signal?: AbortSignal): 
 /** A profile as a list item (bookmarks list the full profiles they fetched). */
 export function toProfileItem(profile: Profile): ProfileItem {
   // The item stands for the profile's home listing.
-  const { on_tour, city, place } = itemLocation({
-    kind: 'home',
-    city: profile.city?.name ?? null,
-    place: profile.place,
-  });
+  const { on_tour, tour, city, place } = itemLocation(
+    { kind: 'home', city: profile.city?.name ?? null, place: profile.place },
+    new Date(),
+  );
   return {
     id: profile.user_id,
     name: profile.screen_name,
@@ -122,6 +121,7 @@ export function toProfileItem(profile: Profile): ProfileItem {
     avatar: profile.avatar,
     verified: profile.verified,
     on_tour,
+    tour,
     user: { city, place, profile: profile.screen_name },
   };
 }

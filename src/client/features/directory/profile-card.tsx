@@ -23,7 +23,7 @@ export function ProfileCard({
   /** Controls beside the link (the bookmarks list puts its remove button here). */
   extra?: ReactNode;
 }) {
-  const { t } = useTranslation('directory');
+  const { t, i18n } = useTranslation('directory');
   const translate = useCallback<Translate>((key, options) => t(key, options ?? {}), [t]);
   const ref = useRef<HTMLLIElement>(null);
 
@@ -44,6 +44,7 @@ export function ProfileCard({
       item={item}
       index={index}
       t={translate}
+      lang={i18n.language}
       renderLink={routerLink}
       onClick={onClick}
       cardRef={ref}

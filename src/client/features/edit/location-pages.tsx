@@ -1,12 +1,14 @@
 // /edit/location/{id}: home city (searchable picker over the imported cities, with its country), area
 // and landmark. /edit/directory/listing/{id}: where the ad is listed, the home city and the additional
-// locations with their tour dates and days left (buying one is the cart's: /checkout/cart).
+// locations with their tour dates and days left; buying or renewing one starts here (add-location.tsx,
+// `?add=1` opens it: the Shop's "Choose a city") and is paid in the cart.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { TourDatesBody, type ListingView } from '#shared/schemas/profile-edit.ts';
 import { countryName, formatDate } from '#shared/views/format.ts';
 import { Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
+import { AddLocationForm } from './add-location';
 import { useListings, useSetTourDates, useUpdateData } from './api';
 import { EditFrame, LoadState, useEditTarget } from './edit-page';
 import { LocationForm } from './section-forms';
@@ -48,10 +50,37 @@ export function LocationPage() {
   );
 }
 
+/** Days left at which a location is "running out": its renewal is offered first. */
+const RUNNING_OUT_DAYS = 7;
+
+/** Its paid days end soon (a tour's listing that ends with the tour is not running out: it is over). */
+const runningOut = (l: ListingView) =>
+  l.kind === 'additional' &&
+  l.days_left !== null &&
+  l.days_left <= RUNNING_OUT_DAYS &&
+  !!l.paid_until &&
+  !!l.expires_at &&
+  new Date(l.expires_at).getTime() >= new Date(l.paid_until).getTime();
+
 export function ListingsPage() {
   const { t } = useTranslation('edit');
   const { id, self } = useEditTarget();
   const query = useListings(id);
+  const [params, setParams] = useSearchParams();
+  // Only the advertiser buys for herself (the cart is the signed-in account's); an admin sees the list.
+  const [adding, setAdding] = useState<'new' | ListingView | null>(() =>
+    self && params.get('add') === '1' ? 'new' : null,
+  );
+  const close = () => {
+    setAdding(null);
+    setParams(
+      (p) => {
+        p.delete('add');
+        return p;
+      },
+      { replace: true },
+    );
+  };
   return (
     <EditFrame id={id} self={self}>
       <section className="edit-card" aria-labelledby="listings-title" data-testid="listings-page">
@@ -69,18 +98,32 @@ export function ListingsPage() {
             {!query.data.listed && <p className="edit__note">{t('listings.notListed')}</p>}
             <ul className="listings">
               {query.data.listings.map((l) => (
-                <ListingItem key={l.id} id={id} listing={l} />
+                <ListingItem key={l.id} id={id} listing={l} onRenew={self ? () => setAdding(l) : undefined} />
               ))}
             </ul>
-            <p className="actions">
-              <Link className="button" to={`/edit/location/${id}`}>
-                {t('listings.changeHome')}
-              </Link>
-              <Link className="button button--primary" to="/checkout/cart">
-                {t('listings.buy')}
-              </Link>
-            </p>
-            <p className="small muted">{t('location.additionalHint')}</p>
+            {adding ? (
+              <AddLocationForm
+                key={adding === 'new' ? 'new' : adding.id}
+                renew={adding === 'new' ? undefined : adding}
+                onCancel={close}
+              />
+            ) : (
+              <p className="actions">
+                <Link className="button" to={`/edit/location/${id}`}>
+                  {t('listings.changeHome')}
+                </Link>
+                {self && query.data.listed && (
+                  <button
+                    type="button"
+                    className="button button--primary"
+                    data-testid="add-location-open"
+                    onClick={() => setAdding('new')}
+                  >
+                    {t('listings.buy')}
+                  </button>
+                )}
+              </p>
+            )}
           </>
         )}
       </section>
@@ -88,7 +131,7 @@ export function ListingsPage() {
   );
 }
 
-function ListingItem({ id, listing }: { id: number; listing: ListingView }) {
+function ListingItem({ id, listing, onRenew }: { id: number; listing: ListingView; onRenew?: () => void }) {
   const { t, i18n } = useTranslation('edit');
   const [editing, setEditing] = useState(false);
   const lastDay = listing.expires_at ? new Date(new Date(listing.expires_at).getTime() - 1).toISOString() : null;
@@ -112,6 +155,12 @@ function ListingItem({ id, listing }: { id: number; listing: ListingView }) {
             <span data-testid="days-left">{t('listings.daysLeft', { count: listing.days_left })}</span>
           </>
         )}
+        {runningOut(listing) && (
+          <>
+            {' · '}
+            <strong className="listing__running-out">{t('listings.runningOut')}</strong>
+          </>
+        )}
         {lastDay && <> · {t('listings.endsOn', { date: formatDate(lastDay, i18n.language) })}</>}
       </p>
       {listing.kind === 'additional' && (
@@ -128,6 +177,13 @@ function ListingItem({ id, listing }: { id: number; listing: ListingView }) {
             )}
           </p>
           {editing && <TourForm id={id} listing={listing} onDone={() => setEditing(false)} />}
+          {onRenew && (
+            <p className="small">
+              <button type="button" className="link-button" data-testid="listing-renew" onClick={onRenew}>
+                {t('listings.renew')}
+              </button>
+            </p>
+          )}
         </>
       )}
     </li>

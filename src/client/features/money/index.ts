@@ -1,2 +1,2 @@
 // The money feature's public entry: what other features may use of it (decision 0920).
-export { useProducts } from './api';
+export { useAddToCart, useProducts } from './api';

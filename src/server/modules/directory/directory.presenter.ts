@@ -33,9 +33,15 @@ const galleryPicture = (g: GalleryRow, media: MediaStore) =>
     (key) => media.publicUrl(key),
   );
 
-/** `cityName`: the city's name in the reader's language (geo/city-names.ts), when it differs from English. */
-export function presentItem(row: ListingRow, media: MediaStore, position?: number, cityName?: string): ProfileItem {
-  const { on_tour, city, place } = itemLocation({ kind: row.kind, city: cityName ?? row.city, place: row.place });
+/** `now`: the app's clock (a tour's state). `cityName`: the city's name in the reader's language (geo/city-names.ts), when it differs from English. */
+export function presentItem(
+  row: ListingRow,
+  media: MediaStore,
+  now: Date,
+  position?: number,
+  cityName?: string,
+): ProfileItem {
+  const { on_tour, tour, city, place } = itemLocation({ ...row, city: cityName ?? row.city }, now);
   return {
     id: row.user_id,
     name: row.screen_name ?? '',
@@ -43,6 +49,7 @@ export function presentItem(row: ListingRow, media: MediaStore, position?: numbe
     avatar: avatarPicture(row, media),
     verified: row.verification_status === 'verified',
     on_tour,
+    tour,
     position,
     user: { city, place, profile: row.screen_name },
   };

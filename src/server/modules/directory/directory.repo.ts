@@ -41,6 +41,7 @@ export const listingColumns = {
   kind: l.kind,
   tour_from: l.tourFrom,
   tour_until: l.tourUntil,
+  tour_starts_at: l.tourStartsAt,
   city: c.name,
   ...itemProfileColumns,
 };
@@ -87,7 +88,7 @@ const s = alias(listings, 's');
 
 /**
  * A country page's listings (a UNION ALL; columns id, profile_id, city_id, kind, tour_from, tour_until,
- * bumped_at): each listed profile of the category once, by its best-ranked unexpired listing in the
+ * tour_starts_at, bumped_at): each listed profile of the category once, by its best-ranked unexpired listing in the
  * country (RANKING_LISTS.country; docs/decisions/0723). That is the listing flagged `country_primary`, read
  * in ranking order from listings_country_rank (its first `first` rows when given: a page reads only the top
  * of the index, as before), unless the flagged listing has expired by the app's clock and the periodic
@@ -105,11 +106,11 @@ function countryListings(scope: ListingScope, first?: number) {
   const profileOk = category ? sql`p.listed and ${category}` : sql`p.listed`;
   const head = first === undefined ? sql`` : sql` order by ${rankingOrder('f')} limit ${first}`;
   return sql`(
-    select f.id, f.profile_id, f.city_id, f.kind, f.tour_from, f.tour_until, f.bumped_at
+    select f.id, f.profile_id, f.city_id, f.kind, f.tour_from, f.tour_until, f.tour_starts_at, f.bumped_at
     from listings f join profiles p on p.user_id = f.profile_id
     where f.country_code = ${countryCode} and f.country_primary and ${activeAt(now, f)} and ${profileOk}${head}
   ) union all (
-    select s.id, s.profile_id, s.city_id, s.kind, s.tour_from, s.tour_until, s.bumped_at
+    select s.id, s.profile_id, s.city_id, s.kind, s.tour_from, s.tour_until, s.tour_starts_at, s.bumped_at
     from listings x join profiles p on p.user_id = x.profile_id
     cross join lateral (
       select * from listings s

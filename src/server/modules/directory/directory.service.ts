@@ -101,7 +101,7 @@ export async function presentItems(
       )
     : null;
   return rows.map((r, i) =>
-    presentItem(r, ctx.media, position === undefined ? undefined : position + i, names?.get(r.listing_id)),
+    presentItem(r, ctx.media, ctx.now(), position === undefined ? undefined : position + i, names?.get(r.listing_id)),
   );
 }
 

@@ -1,8 +1,9 @@
 // Versions per scope (docs/decisions/0730: `scopes`, `scopedVersion`) are read the same way, in the same
 // statement, each from the counter of the last commit that changed its scope (migration 0010).
 // The directory version (docs/decisions/0700): the counter the database bumps (migration 0006) on any commit
-// that changes what visitors see, and the next moment a listing expires. Every cached answer's key starts
-// with it, so a write committed before a request is always seen by it, whoever wrote it.
+// that changes what visitors see, and the next moment a listing expires or a tour starts (listings'
+// nextListingChangeSql). Every cached answer's key starts with it, so a write committed before a request is
+// always seen by it, whoever wrote it.
 // - PostgreSQL: read fresh for each request (FreshBatch: one query serves every request that arrived while
 //   the previous one ran); other processes commit too, and only the database knows of their commits. The
 //   same query reads the live figures (views, last seen) of the profiles those requests open
@@ -16,6 +17,7 @@ import type { Category } from '#shared/constants.ts';
 import type { AppContext } from '../../context';
 import { commitWatchOf, queryRows } from '../../db/client';
 import { FreshBatch, FreshRead } from '../../lib/fresh-read';
+import { nextListingChangeSql } from '../listings/listings.service';
 
 interface Read {
   version: string;
@@ -56,7 +58,7 @@ const known = new WeakMap<AppContext, Read>();
 
 /**
  * The version read as one statement's text (the bench's node:http reference sends the same): the counter,
- * the database's token and start time, the next expiry after `at` (epoch ms; a literal, see below) and,
+ * the database's token and start time, the next expiry or tour start after `at` (epoch ms; a literal, see below) and,
  * when profiles are named (integers, checked by the caller), their live figures.
  */
 export function versionStatement(at: number, profileIds: number[] = [], scopes: string[] = []): string {
@@ -77,8 +79,7 @@ export function versionStatement(at: number, profileIds: number[] = [], scopes: 
   return `select concat_ws('.', db_token, v,
           (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next${live}${scoped}
         from directory_version,
-          (select (extract(epoch from min(expires_at)) * 1000)::bigint as next from listings
-           where expires_at > '${new Date(at).toISOString()}'::timestamptz) n`;
+          (select (extract(epoch from ${nextListingChangeSql(new Date(at).toISOString())}) * 1000)::bigint as next) n`;
 }
 
 /**
@@ -160,7 +161,7 @@ async function readVersion(ctx: AppContext, keys?: ReadonlySet<string>): Promise
   const generation = watch?.generation ?? 0;
   await watch?.ensureArmed();
   const at = ctx.now().getTime();
-  // A listing that expires at T changes the answers at T without any write: the next such moment after
+  // A listing that expires (or a tour that starts) at T changes the answers at T without any write: the next such moment after
   // the app's clock (ctx.now(), the clock the lists filter by) is part of the version, so the first read
   // after T has a new key. The database's token and start time keep apart databases sharing one Redis,
   // and a database restored from a backup (its counter went back). Raw SQL: one string made by the

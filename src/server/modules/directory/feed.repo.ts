@@ -17,6 +17,7 @@ const profileItemColumns = {
   kind: sql<'home'>`'home'`,
   tour_from: sql<string | null>`null`,
   tour_until: sql<string | null>`null`,
+  tour_starts_at: sql<Date | null>`null`,
   city: hc.name,
   ...itemProfileColumns,
 };

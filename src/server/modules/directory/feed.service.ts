@@ -22,7 +22,7 @@ export async function feed(ctx: AppContext, kind: FeedKind, page: number, lang: 
     const names = await named(rows.map((r) => r.listing_id));
     entries = rows.map((r) => ({
       key: r.photo_id,
-      profile: presentItem(r, ctx.media, undefined, names.get(r.listing_id)),
+      profile: presentItem(r, ctx.media, ctx.now(), undefined, names.get(r.listing_id)),
       photo: pictureOf(
         {
           storageKey: r.photo_key,
@@ -41,7 +41,7 @@ export async function feed(ctx: AppContext, kind: FeedKind, page: number, lang: 
     const names = await named(rows.map((r) => r.listing_id));
     entries = rows.map((r) => ({
       key: r.listing_id,
-      profile: presentItem(r, ctx.media, undefined, names.get(r.listing_id)),
+      profile: presentItem(r, ctx.media, ctx.now(), undefined, names.get(r.listing_id)),
       photo: null,
       tour: { city: names.get(r.listing_id) ?? r.city, from: r.tour_from, until: r.tour_until },
       at: iso(r.at),
@@ -51,7 +51,7 @@ export async function feed(ctx: AppContext, kind: FeedKind, page: number, lang: 
     const names = await named(rows.map((r) => r.listing_id));
     entries = rows.map((r) => ({
       key: r.user_id,
-      profile: presentItem(r, ctx.media, undefined, names.get(r.listing_id)),
+      profile: presentItem(r, ctx.media, ctx.now(), undefined, names.get(r.listing_id)),
       photo: null,
       tour: null,
       at: iso(r.at),

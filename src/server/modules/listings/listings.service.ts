@@ -6,6 +6,7 @@ import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import { rankedAbove, rankingOrderBy } from '#shared/ranking.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { cities, countries, listings, profiles } from '../../db/schema';
+import { assertTourDates, paidUntilAfter, tourDatesProblem, tourMoments } from './tour-dates';
 
 /** ORDER BY of a list over listings aliased `alias`: the published ranking rule (directory lists use it). */
 export const rankingOrder = (alias: string) => sql.raw(rankingOrderBy(alias));
@@ -128,23 +129,59 @@ async function countryOfCity(db: Db | Tx, cityId: number): Promise<string> {
   return city.countryCode;
 }
 
+/** The profile's running additional location in `cityId` (at most one), with what its renewal needs. */
+async function runningIn(db: Db | Tx, profileId: number, cityId: number, now: Date) {
+  const [row] = await db
+    .select({ id: listings.id, paidUntil: listings.paidUntil, expiresAt: listings.expiresAt })
+    .from(listings)
+    .where(runningAdditional(profileId, cityId, now));
+  return row ?? null;
+}
+
 /**
- * Additional location (DESIGN.md): lists the profile in another city for `days` days from `now`, at the top
- * of that city (bumped now), optionally as a tour with dates. A city it is already listed in as an
- * additional location gets `days` more from its current end, keeping its rank.
+ * What buying `days` of an additional location in `cityId` at `now` pays for: the paid days end at
+ * `paidUntil` (from the running location's paid end when there is one: a renewal), and tour dates must lie
+ * within them (tour-dates.ts). The cart checks dates with it; delivery computes the same.
+ */
+export async function additionalPeriod(
+  db: Db | Tx,
+  input: { profileId: number; cityId: number; days: number; now: Date },
+): Promise<{ paidUntil: Date; timezone: string; renewal: boolean } | null> {
+  const city = (await citiesByIds(db, [input.cityId])).get(input.cityId);
+  if (!city) return null;
+  const running = await runningIn(db, input.profileId, input.cityId, input.now);
+  const current = running ? (running.paidUntil ?? running.expiresAt) : null;
+  return { paidUntil: paidUntilAfter(current, input.days, input.now), timezone: city.timezone, renewal: !!running };
+}
+
+/**
+ * Additional location (DESIGN.md): lists the profile in another city for `days` paid days from `now`, at
+ * the top of that city (bumped now), optionally as a tour with dates; a tour's listing ends with its last
+ * day (docs/decisions/0403). A city it is already listed in as an additional location gets `days` more
+ * paid days from their current end, keeping its rank, and the purchase's dates. Dates that no longer fit
+ * when a late payment delivers (the cart checked them when they were added) are dropped rather than
+ * letting a paid location end before it starts: the advertiser sets them again on the listings screen.
  */
 export async function addAdditionalListing(
   db: Db | Tx,
   input: { profileId: number; cityId: number; days: number; from: string | null; until: string | null; now: Date },
 ) {
-  const { profileId, cityId, days, from, until, now } = input;
+  const { profileId, cityId, days, now } = input;
+  const period = await additionalPeriod(db, { profileId, cityId, days, now });
+  if (!period) throw new Error(`city ${cityId} does not exist`);
+  const fits = !tourDatesProblem(input, { now, ...period });
+  const dates = fits ? { from: input.from, until: input.until } : { from: null, until: null };
+  const { tourStartsAt, expiresAt } = tourMoments(dates, period);
+  const values = {
+    tourFrom: dates.from,
+    tourUntil: dates.until,
+    tourStartsAt,
+    expiresAt,
+    paidUntil: period.paidUntil,
+  };
   const extended = await db
     .update(listings)
-    .set({
-      expiresAt: sql`greatest(${listings.expiresAt}, ${now.toISOString()}::timestamptz) + make_interval(days => ${days})`,
-      tourFrom: from,
-      tourUntil: until,
-    })
+    .set(values)
     .where(runningAdditional(profileId, cityId, now))
     .returning({ id: listings.id });
   if (!extended.length) {
@@ -155,12 +192,23 @@ export async function addAdditionalListing(
       kind: 'additional',
       bumpedAt: now,
       createdAt: now,
-      tourFrom: from,
-      tourUntil: until,
-      expiresAt: new Date(now.getTime() + days * 86_400_000),
+      ...values,
     });
   }
   await refreshCountryPrimary(db, now, [profileId]);
+}
+
+/**
+ * The next moment after `at` (an ISO timestamp without quotes, as toISOString() gives) at which a listing
+ * changes what the directory shows without any write: one expires, or a tour starts (its card turns from
+ * "visiting from" to "on tour"). SQL text of one timestamptz expression (null: none), for the directory
+ * version's statement (directory.version.ts), which makes it part of every cached answer's key. Each
+ * branch is one step down a partial index (listings_expires, listings_tour_starts).
+ */
+export function nextListingChangeSql(at: string): string {
+  return `least(
+    (select min(expires_at) from listings where expires_at > '${at}'::timestamptz),
+    (select min(tour_starts_at) from listings where tour_starts_at > '${at}'::timestamptz))`;
 }
 
 /** Screen names of profiles, for lists that name them (admin views of money and auto-topup). */
@@ -213,6 +261,8 @@ export interface ListingOfProfile {
   tourFrom: string | null;
   tourUntil: string | null;
   expiresAt: Date | null;
+  /** The end of the paid days (an additional location; a tour's listing may end before it). */
+  paidUntil: Date | null;
   /** Rank in its city for `escorts` (1 = top); null while the profile is not listed. */
   position: number | null;
 }
@@ -245,6 +295,7 @@ export async function listingsOf(db: Db | Tx, profileId: number, now: Date): Pro
       tourFrom: h.tourFrom,
       tourUntil: h.tourUntil,
       expiresAt: h.expiresAt,
+      paidUntil: sql<Date | null>`coalesce(${h.paidUntil}, ${h.expiresAt})`.mapWith(h.expiresAt),
       position: sql<number | null>`case when ${hp.listed} then (${rank}) end`.mapWith((v) =>
         v === null ? null : Number(v),
       ),
@@ -258,22 +309,35 @@ export async function listingsOf(db: Db | Tx, profileId: number, now: Date): Pro
   return rows;
 }
 
-/** Tour dates of one running additional location of the profile; false when there is no such listing. */
+/**
+ * Tour dates of one running additional location of the profile, within its paid days (422 otherwise: the
+ * rule of tour-dates.ts); the listing then ends with the tour. false when there is no such listing.
+ */
 export async function setTourDates(
   db: Db | Tx,
   input: { profileId: number; listingId: number; from: string | null; until: string | null; now: Date },
 ): Promise<boolean> {
+  const { now } = input;
+  const mine = and(
+    eq(listings.id, input.listingId),
+    eq(listings.profileId, input.profileId),
+    eq(listings.kind, 'additional'),
+    gt(listings.expiresAt, now),
+  );
+  const [row] = await db
+    .select({ paidUntil: listings.paidUntil, expiresAt: listings.expiresAt, timezone: cities.timezone })
+    .from(listings)
+    .innerJoin(cities, eq(cities.id, listings.cityId))
+    .where(mine);
+  const paidUntil = row?.paidUntil ?? row?.expiresAt;
+  if (!row || !paidUntil) return false;
+  const period = { paidUntil, timezone: row.timezone };
+  assertTourDates(input, { now, ...period });
+  const { tourStartsAt, expiresAt } = tourMoments(input, period);
   const rows = await db
     .update(listings)
-    .set({ tourFrom: input.from, tourUntil: input.until })
-    .where(
-      and(
-        eq(listings.id, input.listingId),
-        eq(listings.profileId, input.profileId),
-        eq(listings.kind, 'additional'),
-        gt(listings.expiresAt, input.now),
-      ),
-    )
+    .set({ tourFrom: input.from, tourUntil: input.until, tourStartsAt, expiresAt, paidUntil })
+    .where(mine)
     .returning({ id: listings.id });
   return rows.length > 0;
 }

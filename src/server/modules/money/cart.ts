@@ -1,14 +1,14 @@
 // The cart (spec section 3 "Cart"; DESIGN.md "Money"): items held on the server per account, priced at
 // the current prices, with the summary the checkout shows.
 import crypto from 'node:crypto';
-import { DateTime } from 'luxon';
 import { msg } from '#shared/api/messages.ts';
 import { ADDITIONAL_LOCATION_DAYS } from '#shared/constants.ts';
 import { CART_MAX_ITEMS, type AddToCartBody, type Cart, type ProductCode } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { ValidationError } from '../../lib/errors';
-import { citiesByIds, homeCityOf, positionOf } from '../listings/listings.service';
+import { additionalPeriod, citiesByIds, homeCityOf, positionOf } from '../listings/listings.service';
+import { assertTourDates } from '../listings/tour-dates';
 import { atomically } from './atomic';
 import { balanceOf, lockMoney } from './ledger';
 import * as repo from './money.repo';
@@ -110,15 +110,12 @@ export async function addToCart(ctx: AppContext, userId: number, body: AddToCart
   const inCart = await cartLines(ctx, userId);
   if (inCart.some((l) => l.params.cityId === city.id)) throw ValidationError.field('city_id', msg('money.cityInCart'));
   const days = product.durationDays ?? ADDITIONAL_LOCATION_DAYS;
-  const today = DateTime.fromJSDate(ctx.now(), { zone: city.timezone }).toISODate()!;
-  const last = DateTime.fromISO(today).plus({ days }).toISODate()!;
   const from = body.from ?? null;
   const until = body.until ?? null;
-  if (from && until && until < from) throw ValidationError.field('until', msg('money.tourOrder'));
-  if ((until && until < today) || (!until && from && from < today))
-    throw ValidationError.field(until ? 'until' : 'from', msg('money.tourPast'));
-  if ((until && until > last) || (from && from > last))
-    throw ValidationError.field(until ? 'until' : 'from', msg('money.tourTooLong', { days }));
+  // A tour's dates lie inside the days this purchase pays for (a renewal's from the running end on):
+  // docs/decisions/0403, the rule delivery applies too.
+  const period = await additionalPeriod(ctx.db, { profileId: userId, cityId: city.id, days, now: ctx.now() });
+  if (period) assertTourDates({ from, until }, { now: ctx.now(), ...period });
   await addItem(ctx, userId, {
     uid: crypto.randomUUID(),
     productCode: 'additional_location',

@@ -320,6 +320,7 @@ export async function getListings(ctx: AppContext, userId: number): Promise<List
       tour_from: r.tourFrom,
       tour_until: r.tourUntil,
       expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
+      paid_until: r.kind === 'additional' && r.paidUntil ? r.paidUntil.toISOString() : null,
       days_left: r.expiresAt ? daysLeft(r.expiresAt, now) : null,
       position: r.position,
     })),
@@ -333,11 +334,7 @@ export async function setTourDates(ctx: AppContext, actor: Actor, userId: number
   const listing = (await listingsOf(ctx.db, userId, now)).find((l) => l.id === body.listing_id);
   if (!listing || listing.kind !== 'additional' || !listing.expiresAt)
     throw ValidationError.field('listing_id', msg('edit.listingNotFound'));
-  const last = isoDay(new Date(listing.expiresAt.getTime() - 1));
-  const today = isoDay(now);
-  if (body.until && body.until < today) throw ValidationError.field('until', msg('money.tourPast'));
-  if ((body.until && body.until > last) || (body.from && body.from > last))
-    throw ValidationError.field(body.until ? 'until' : 'from', msg('edit.tourAfterEnd', { date: last }));
+  // The dates must lie within the location's paid days (checked with the listing's row, tour-dates.ts).
   await ctx.db.transaction(async (tx) => {
     if (!(await lockAccount(tx, userId))) throw notFound();
     const ok = await writeTourDates(tx, {

@@ -149,7 +149,7 @@ export function pageRenderer(lang: Language): PageRenderer {
           'div',
           { className: 'directory container' },
           createElement(DirectoryHeadView, { ...filter, nav, t, lang }),
-          createElement(CardGridView, { page, t, emptyText: t('list.empty') }),
+          createElement(CardGridView, { page, t, lang, emptyText: t('list.empty') }),
         ),
       ),
     search: (q, page) =>
@@ -160,7 +160,7 @@ export function pageRenderer(lang: Language): PageRenderer {
           { className: 'container section search-page' },
           createElement(SearchHeadView, { q, valid: page !== null, total: page?.total, t }),
           page
-            ? createElement(CardGridView, { page, t, emptyText: t('search.empty', { q }) })
+            ? createElement(CardGridView, { page, t, lang, emptyText: t('search.empty', { q }) })
             : createElement('p', { className: 'lead' }, t('search.tooShort', { count: SEARCH_MIN_CHARS })),
         ),
       ),

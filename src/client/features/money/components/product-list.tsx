@@ -7,9 +7,9 @@ import { useCurrentUser } from '#client/lib/app-data.ts';
 import { useProducts } from '../api';
 import { Money, QueryState, useFormatMoney } from './money-parts';
 
-/** Where buying a product starts: the cart for a top-up, the location screen for a city (it asks which). */
+/** Where buying a product starts: the cart for a top-up, the listings screen's "add a location" for a city. */
 function buyPath(code: Product['code'], userId: number): string {
-  return code === 'standard_topup' ? '/checkout/cart?add=standard_topup' : `/edit/location/${userId}`;
+  return code === 'standard_topup' ? '/checkout/cart?add=standard_topup' : `/edit/directory/listing/${userId}?add=1`;
 }
 
 export function ProductList({ withActions = true }: { withActions?: boolean }) {
