@@ -58,8 +58,8 @@ const known = new WeakMap<AppContext, Read>();
 
 /**
  * The version read as one statement's text (the bench's node:http reference sends the same): the counter,
- * the database's token and start time, the next expiry or tour start after `at` (epoch ms; a literal, see below) and,
- * when profiles are named (integers, checked by the caller), their live figures.
+ * the database's token and start time, the next expiry or tour start after `at` (epoch ms; a literal, see
+ * below) and, when profiles are named (integers, checked by the caller), their live figures.
  */
 export function versionStatement(at: number, profileIds: number[] = [], scopes: string[] = []): string {
   const parts = scopes.flatMap((key) => {
@@ -79,7 +79,7 @@ export function versionStatement(at: number, profileIds: number[] = [], scopes: 
   return `select concat_ws('.', db_token, v,
           (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next${live}${scoped}
         from directory_version,
-          (select (extract(epoch from ${nextListingChangeSql(new Date(at).toISOString())}) * 1000)::bigint as next) n`;
+          (select (extract(epoch from ${nextListingChangeSql(`'${new Date(at).toISOString()}'::timestamptz`)}) * 1000)::bigint as next) n`;
 }
 
 /**
@@ -106,24 +106,30 @@ const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const scopeV = (name: string) => `coalesce((select v from directory_scopes where scope = ${name}), 0)`;
 const epochMs = (query: string) =>
   `(select (extract(epoch from min(expires_at)) * 1000)::bigint from listings ${query})`;
+/** The next expiry or tour start after `at` among the listings `where` names, as epoch ms (0403). */
+const changeMs = (at: string, where?: string) =>
+  `(select (extract(epoch from ${nextListingChangeSql(at, where)}) * 1000)::bigint)`;
 
 /**
  * One scope's part of the version as `json_build_array(part, next expiry in ms or null)`: the scope's
  * counter (the last commit that changed it, kept by the triggers of migration 0010) and the next moment a
- * listing in it expires after `at` (the time-driven change: docs/decisions/0700), with the id the slugs
- * resolved to. Null for a key this module did not make.
+ * listing in it expires or a tour in it starts after `at` (the time-driven changes: docs/decisions/0700,
+ * 0403; the counts' scopes only the expiries), with the id the slugs resolved to. Null for a key this module did not make.
  */
 function scopeExpression(key: string, at: string): string | null {
   const [kind, a = '', b = '', c = ''] = key.split('|');
-  const next = (where: string) => epochMs(`where ${where} and expires_at > ${at}`);
-  // The next expiry is in the version too: after it, a new key (and on PGlite, a new read).
+  // What a card or a profile shows changes when a listing in the scope expires or a tour in it starts
+  // (docs/decisions/0403); a count only when one expires (a coming tour is listed and counted already).
+  const next = (where: string) => changeMs(at, where);
+  const nextExpiry = (where: string) => epochMs(`where ${where} and expires_at > ${at}`);
+  // The next such moment is in the version too: after it, a new key (and on PGlite, a new read).
   const pair = (part: string, n: string) =>
     `(select json_build_array(concat_ws('.', ${part}, x.n), x.n) from ${n} x(n))`;
   switch (kind) {
     case 'g':
-    case 'k': {
-      return pair(scopeV(kind === 'g' ? "'g'" : "'n:*'"), epochMs(`where expires_at > ${at}`));
-    }
+      return pair(scopeV("'g'"), changeMs(at));
+    case 'k':
+      return pair(scopeV("'n:*'"), epochMs(`where expires_at > ${at}`));
     case 'l':
       if (!b)
         return `(select ${pair(
@@ -136,7 +142,7 @@ function scopeExpression(key: string, at: string): string | null {
       )} from countries co join cities ci on ci.country_code = co.code
          where co.slug = ${literal(a)} and ci.slug = ${literal(b)})`;
     case 'v':
-      return `(select ${pair(`concat_ws('.', co.code, ${scopeV(`'n:' || co.code`)})`, next('country_code = co.code'))}
+      return `(select ${pair(`concat_ws('.', co.code, ${scopeV(`'n:' || co.code`)})`, nextExpiry('country_code = co.code'))}
         from countries co where co.slug = ${literal(a)})`;
     case 'p': {
       const id = Number(a);
@@ -161,9 +167,9 @@ async function readVersion(ctx: AppContext, keys?: ReadonlySet<string>): Promise
   const generation = watch?.generation ?? 0;
   await watch?.ensureArmed();
   const at = ctx.now().getTime();
-  // A listing that expires (or a tour that starts) at T changes the answers at T without any write: the next such moment after
-  // the app's clock (ctx.now(), the clock the lists filter by) is part of the version, so the first read
-  // after T has a new key. The database's token and start time keep apart databases sharing one Redis,
+  // A listing that expires (or a tour that starts) at T changes the answers at T without any write: the
+  // next such moment after the app's clock (ctx.now(), the clock the lists filter by) is part of the
+  // version, so the first read after T has a new key. The database's token and start time keep apart databases sharing one Redis,
   // and a database restored from a backup (its counter went back). Raw SQL: one string made by the
   // database from its own functions, on every request's path (docs/decisions/0915); the moment is a
   // literal (toISOString() has no quote), so the statement has no parameter and takes the simple
