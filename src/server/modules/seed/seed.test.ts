@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENDERS, SERVICES, SLUG_PATTERN } from '#shared/constants.ts';
 import type { Database } from '../../db/client';
@@ -129,16 +130,28 @@ describe('seedDemo', () => {
       tour_from: string;
       tour_until: string;
       expires_at: string;
+      paid_until: string;
+      tour_starts_at: string;
+      timezone: string;
       city_id: number;
       home: number;
     }>(sql`
-      select l.tour_from::text, l.tour_until::text, l.expires_at, l.city_id, p.city_id as home
-      from listings l join profiles p on p.user_id = l.profile_id where l.kind = 'additional'`);
+      select l.tour_from::text, l.tour_until::text, l.expires_at, l.paid_until, l.tour_starts_at, c.timezone,
+        l.city_id, p.city_id as home
+      from listings l join profiles p on p.user_id = l.profile_id join cities c on c.id = l.city_id
+      where l.kind = 'additional'`);
     expect(tours.length).toBeGreaterThan(0);
+    const midnight = (day: string, zone: string) => DateTime.fromISO(day, { zone }).toMillis();
     for (const t of tours) {
       expect(t.city_id).not.toBe(t.home);
       expect(t.tour_from <= t.tour_until).toBe(true);
       expect(new Date(t.expires_at).getTime()).toBeGreaterThan(Date.now());
+      // Decision 0403: a tour starts at its first midnight in the city and its listing ends with its last
+      // day, inside the 30 paid days.
+      expect(new Date(t.tour_starts_at).getTime()).toBe(midnight(t.tour_from, t.timezone));
+      const lastDayEnds = DateTime.fromISO(t.tour_until, { zone: t.timezone }).plus({ days: 1 }).toMillis();
+      expect(new Date(t.expires_at).getTime()).toBe(lastDayEnds);
+      expect(lastDayEnds).toBeLessThanOrEqual(new Date(t.paid_until).getTime());
     }
 
     const [spread] = await q<{ countries: number; cities: number; oldest: string; newest: string }>(sql`

@@ -10,6 +10,7 @@ import type { MediaStore } from '../../lib/media-store';
 import { hashPassword } from '../../lib/password';
 import { refreshSearchWords } from '../directory/directory.service';
 import { refreshCountryPrimary } from '../listings/listings.service';
+import { tourMoments } from '../listings/tour-dates';
 import { buildSearchText, foldText, isComplete, isListed } from '../profiles/profile-derive';
 import { allocateIds, bulkInsert, rowsOf } from '../../db/bulk-insert';
 import { IMAGE_HEIGHT, IMAGE_WIDTH, renderPool, type PoolImage } from './images';
@@ -132,6 +133,7 @@ interface CityChoice {
   name: string;
   slug: string;
   population: number;
+  timezone: string;
   weight: number;
   country: SeedCountry;
 }
@@ -145,6 +147,7 @@ async function loadCities(db: Db | Tx): Promise<{ all: CityChoice[]; coverage: C
       name: cities.name,
       slug: cities.slug,
       population: cities.population,
+      timezone: cities.timezone,
     })
     .from(cities)
     .where(inArray(cities.countryCode, [...byCode.keys()]))
@@ -250,6 +253,12 @@ function buildPhone(rnd: Random, country: SeedCountry): string {
 }
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+
+/** A tour listing's moments as a purchase makes them (tour-dates.ts, decision 0403). */
+function tourListing(dates: { from: string; until: string }, paidUntil: Date, timezone: string) {
+  const { tourStartsAt, expiresAt } = tourMoments(dates, { paidUntil, timezone });
+  return { paidUntil, tourStartsAt, expiresAt };
+}
 
 function dateOfBirth(rnd: Random, now: Date): string {
   const age = rnd.int(21, 44);
@@ -533,6 +542,9 @@ function planProfile(rnd: Random, plan: Plan, input: PlanInput) {
     tourFrom: null,
     tourUntil: null,
     expiresAt: null,
+    // Every row of one bulk insert carries the same keys.
+    paidUntil: null,
+    tourStartsAt: null,
     createdAt,
   });
   if (onTour) {
@@ -541,7 +553,8 @@ function planProfile(rnd: Random, plan: Plan, input: PlanInput) {
     const target =
       sameCountry.length && rnd.chance(0.6) ? rnd.pick(sameCountry) : rnd.weighted(abroad, (c) => c.weight);
     const from = new Date(now.getTime() + rnd.int(-5, 10) * DAY);
-    const until = new Date(from.getTime() + rnd.int(2, 9) * DAY);
+    // Running or coming: a tour's listing ends with its last day (decision 0403).
+    const until = new Date(Math.max(from.getTime() + rnd.int(2, 9) * DAY, now.getTime() + DAY));
     const bought = new Date(
       Math.max(
         createdAt.getTime(),
@@ -556,7 +569,12 @@ function planProfile(rnd: Random, plan: Plan, input: PlanInput) {
       bumpedAt: bought,
       tourFrom: isoDate(from),
       tourUntil: isoDate(until),
-      expiresAt: new Date(bought.getTime() + 30 * DAY),
+      // The 30 paid days hold the dates (at most 24 days after `bought`); the listing ends with the tour.
+      ...tourListing(
+        { from: isoDate(from), until: isoDate(until) },
+        new Date(bought.getTime() + 30 * DAY),
+        target.timezone,
+      ),
       createdAt: bought,
     });
   }
