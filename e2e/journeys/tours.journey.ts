@@ -2,7 +2,7 @@
 // credits, goes from the Shop's "Choose a city" to the listings screen, picks Manchester and tour dates,
 // sees the price and the 30 days, adds it to the cart and pays it, sees the new location with its days
 // left, and is listed in Manchester "In Manchester <dates>"; moved to later dates the card announces the
-// tour instead ("Visiting from"); a renewal of the location reaches the cart.
+// tour instead ("Visiting from"); a renewal of the location (30 more days, dates not kept) reaches the cart.
 import { expect, PHONE, test } from '../harness';
 import { api, fitsWidth, listedAdvertiser, payByCard, type City } from './advertiser-helpers';
 import { acceptedNotice } from './directory-helpers';
@@ -93,6 +93,10 @@ test('tours: buy a location with tour dates from the Shop, pay it, listed on tou
   await extra.getByTestId('listing-renew').click();
   const renew = page.getByTestId('add-location');
   await renew.getByRole('heading', { name: 'Renew Manchester' }).waitFor();
+  // 30 more days after the paid ones, at its position; the old dates are not kept (the listing would
+  // still end with the tour), so the renewal lists it for the whole period unless dates are given.
+  await renew.getByText('Adds 30 days to Manchester after', { exact: false }).waitFor();
+  await expect(renew.getByLabel('Until')).toHaveValue('');
   await shot('6-renew');
   await renew.getByRole('button', { name: 'Add to cart' }).click();
   await page.waitForURL(/\/checkout\/cart$/);

@@ -33,7 +33,10 @@ export function AddLocationForm({
   renew,
   onCancel,
 }: {
-  /** A running location to renew: its city is fixed, its dates are offered again. */
+  /**
+   * A running location to renew: its city is fixed, 30 more paid days from its paid end. Its old dates are
+   * not offered again: kept, a tour's listing would still end with the tour, paid days or not.
+   */
   renew?: ListingView;
   onCancel: () => void;
 }) {
@@ -41,11 +44,13 @@ export function AddLocationForm({
   const navigate = useNavigate();
   const products = useProducts();
   const add = useAddToCart();
+  // Typed, so the form's values are inferred from the schema (a bare null would be taken as their type).
+  const noDate = null as string | null;
   const form = useSchemaForm(AddLocationValues, {
     defaultValues: {
       city_id: renew?.city.id ?? null,
-      from: renew?.tour_from ?? null,
-      until: renew?.tour_until ?? null,
+      from: noDate,
+      until: noDate,
     },
     labels: { city_id: t('fields.city'), from: t('fields.from'), until: t('fields.until') },
   });
@@ -53,7 +58,8 @@ export function AddLocationForm({
   const days = product?.duration_days ?? 30;
   // The paid days start now, or at the running location's paid end (a renewal); the server decides in
   // the city's calendar, this only guides the date fields.
-  const start = Math.max(Date.now(), renew?.paid_until ? new Date(renew.paid_until).getTime() : 0);
+  const paidEnd = renew?.paid_until ? new Date(renew.paid_until).getTime() : 0;
+  const start = Math.max(Date.now(), paidEnd);
   const lastDay = isoDay(start + days * DAY_MS - 1);
   const today = isoDay(Date.now());
   const until = form.watch('until');
@@ -73,7 +79,15 @@ export function AddLocationForm({
       <h3 id="add-location-title" className="edit-card__subtitle">
         {renew ? t('listings.renewTitle', { city: renew.city.name }) : t('listings.addTitle')}
       </h3>
-      <p className="small muted">{t('listings.addLead', { count: days })}</p>
+      <p className="small muted">
+        {renew && paidEnd > Date.now()
+          ? t('listings.renewLead', {
+              count: days,
+              city: renew.city.name,
+              date: formatDate(isoDay(paidEnd - 1), i18n.language),
+            })
+          : t('listings.addLead', { count: days })}
+      </p>
       {/* A renewal's city is fixed: the default value is what is sent. */}
       {!renew && <CityPicker form={form} city={null} />}
       <p className="small muted">{t('listings.tourHint')}</p>
