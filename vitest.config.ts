@@ -1,8 +1,26 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // API tests run on PGlite always, and once more on PostgreSQL when TEST_DATABASE_URL is set.
 const backends = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+// Suites whose subject is not the database (headers, error answers, languages, pages, media processing,
+// the limiters' own stores, the auth flows' mail and sessions) run once, on PGlite: the second run on
+// PostgreSQL repeated minutes of ffmpeg, sharp and HTTP work and could fail only where the first did. A
+// suite that reads or writes money, listings, the directory or concurrency-sensitive rows stays on both.
+const DATABASE_INDEPENDENT = [
+  'src/server/plugins/error-handler.test.ts',
+  'src/server/plugins/security-headers.test.ts',
+  'src/server/modules/i18n/language.test.ts',
+  'src/server/modules/seo/seo.test.ts',
+  'src/server/modules/share/share.test.ts',
+  'src/server/modules/media/media.test.ts',
+  'src/server/modules/media/video.test.ts',
+  'src/server/modules/media/media-stores.test.ts',
+  'src/server/modules/directory/view-counts.test.ts',
+  'src/server/modules/auth/auth.test.ts',
+  'src/server/lib/rate-limiter.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -14,6 +32,7 @@ export default defineConfig({
         name: backend,
         // Browser-side unit tests need no database: they run once, in the PGlite project.
         include: backend === 'pglite' ? ['src/**/*.test.ts', 'scripts/**/*.test.ts'] : ['src/server/**/*.test.ts'],
+        exclude: backend === 'pglite' ? configDefaults.exclude : [...configDefaults.exclude, ...DATABASE_INDEPENDENT],
         environment: 'node',
         setupFiles: ['src/server/test/setup.ts'],
         env: { TEST_DB_BACKEND: backend },
