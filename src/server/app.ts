@@ -110,6 +110,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     global: false,
     // Several instances share one count through the same Redis as the accounts limiter.
     ...(ctx.limiter instanceof RedisRateLimiter ? { redis: ctx.limiter.redis, nameSpace: 'route-limit:' } : {}),
+    // Redis unreachable: these caps on reports, uploads and the like let requests through uncounted for
+    // the outage; the sign-in and PIN limits (ctx.limiter) refuse instead (issue 24, item 4).
+    skipOnError: true,
   });
   await app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 10 } });
   sameOriginPlugin(app);

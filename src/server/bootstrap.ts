@@ -7,7 +7,8 @@ import { openDatabase, type Database } from './db/client';
 import type { Env } from './env';
 import { createMailer } from './lib/mailer';
 import { LocalMediaStore, type MediaStore } from './lib/media-store';
-import { createRateLimiter } from './lib/rate-limiter';
+import { createRateLimiter, RedisRateLimiter } from './lib/rate-limiter';
+import { redisReady, type RedisLog } from './lib/redis';
 import { S3MediaStore } from './lib/s3-media-store';
 import { createSmsSender } from './lib/sms';
 import { CLIENT_DIR } from './app';
@@ -55,12 +56,20 @@ export function readBuildId(): string {
   }
 }
 
-export async function openRuntime(env: Env, overrides: { inMemory?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(
+  env: Env,
+  overrides: { inMemory?: boolean; redisLog?: RedisLog } = {},
+): Promise<Runtime> {
   fs.mkdirSync(env.dataDir, { recursive: true });
   const database = await openDatabase({
     url: env.DATABASE_URL,
     pgliteDir: overrides.inMemory ? undefined : path.join(env.dataDir, 'db'),
+    poolSize: env.DATABASE_POOL_SIZE,
   });
+  const limiter = createRateLimiter(env, overrides.redisLog);
+  // Commands fail at once while disconnected (no offline queue): wait for the first connection, but
+  // not longer than its timeout, so an unreachable Redis delays a start by 2 s, not forever.
+  if (limiter instanceof RedisRateLimiter) await redisReady(limiter.redis);
   const ctx: AppContext = {
     env,
     db: database.db,
@@ -68,10 +77,11 @@ export async function openRuntime(env: Env, overrides: { inMemory?: boolean } = 
     media: openMediaStore(env),
     mailer: createMailer(env),
     sms: createSmsSender(env),
-    limiter: createRateLimiter(env),
+    limiter,
     secret: loadSecret(env),
     buildId: readBuildId(),
     now: () => new Date(),
+    lifecycle: { draining: false },
   };
   return {
     ctx,

@@ -19,4 +19,6 @@ export interface AppContext {
   secret: string;
   buildId: string;
   now: () => Date;
+  /** Set by a shutdown (SIGTERM): readiness answers 503 from then on. */
+  lifecycle?: { draining: boolean };
 }

@@ -25,4 +25,12 @@ describe('the environment schema', () => {
     expect(() => loadEnv({ ...s3, S3_ACCESS_KEY_ID: 'key' })).toThrow(/S3_SECRET_ACCESS_KEY: set both or neither/);
     expect(() => loadEnv({ ...s3, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
   });
+
+  it('refuses DATABASE_URL without SESSION_SECRET, and keeps the embedded default without one', () => {
+    expect(() => loadEnv({ DATABASE_URL: 'postgres://db/x' })).toThrow(/SESSION_SECRET: required with DATABASE_URL/);
+    expect(loadEnv({ DATABASE_URL: 'postgres://db/x', SESSION_SECRET: 'x'.repeat(32) }).SESSION_SECRET).toBe(
+      'x'.repeat(32),
+    );
+    expect(loadEnv({}).SESSION_SECRET).toBeUndefined();
+  });
 });

@@ -77,8 +77,26 @@ const EnvSchema = z
     S3_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Tests only (NODE_ENV=test): a crash injected at a named point of the money code. */
     MONEY_FAULT_POINT: z.enum(['after_provider_charge', 'after_webhook_verified']).optional(),
+    /** Connections each instance keeps to PostgreSQL (instances x pool size must stay under max_connections). */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+    /**
+     * Seconds a worker holds a claimed job; it renews the lease every third of it while the job runs, so a
+     * job of a dead instance is taken over after at most this long (docs/decisions/0005).
+     */
+    JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+    /** Seconds SIGTERM waits for requests in flight before it closes what is left and exits. */
+    SHUTDOWN_TIMEOUT: z.coerce.number().min(0).max(3600).default(20),
   })
   .superRefine((env, ctx) => {
+    // Each DATA_DIR would make its own secret: a link mailed by one instance would be invalid on another
+    // and the limit keys would differ (issue 24, item 2). The embedded default keeps DATA_DIR/secret.key.
+    if (env.DATABASE_URL && !env.SESSION_SECRET)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message:
+          'required with DATABASE_URL: every instance must sign with the same secret (make one with `openssl rand -hex 32`)',
+      });
     if (env.NODE_ENV === 'production' && !env.PUBLIC_URL)
       ctx.addIssue({
         code: 'custom',
@@ -111,11 +129,19 @@ function checkS3(env: Omit<ParsedEnv, 'dataDir'>, ctx: z.RefinementCtx) {
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
 
+/** Every variable the server reads (the deployment files are checked against it). */
+export const ENV_NAMES: readonly string[] = Object.keys(EnvSchema.shape);
+
+/** The environment is not one the server can start with; its message is for the operator, as it is. */
+export class InvalidEnvError extends Error {
+  override name = 'InvalidEnvError';
+}
+
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+    throw new InvalidEnvError(`Invalid environment:\n${lines.join('\n')}`);
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
 }

@@ -22,7 +22,7 @@ export const jobHandlers: Record<string, JobHandler> = {
   [HELP_MAIL_JOB]: sendHelpMail,
 };
 
-/** Each runs 2 s after start, then on its own clock. */
+/** Each is tried 2 s after start, then on its own clock, and runs once per period across instances (0005). */
 export const periodicTasks: PeriodicTask[] = [
   { name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) },
   { name: 'clean up sessions and links', everyMs: 60 * 60 * 1000, run: (c) => cleanupAuthData(c, c.now()) },
@@ -30,7 +30,7 @@ export const periodicTasks: PeriodicTask[] = [
   { name: 'remove expired locations', everyMs: 5 * 60 * 1000, run: (c) => removeExpiredListings(c.db, c.now()) },
   { name: 'delete expired photo IDs', everyMs: 60 * 60 * 1000, run: (c) => deleteExpiredPhotoIds(c, c.now()) },
   // Also 2 s after start: what a crash left between a provider's answer and our ledger is settled.
-  { name: 'settle open payments', everyMs: 60 * 1000, run: (c) => settleOpenPayments(c) },
+  { name: 'settle open payments', everyMs: 60 * 1000, atEveryStart: true, run: (c) => settleOpenPayments(c) },
   // Each due slot exactly once, on any number of instances (docs/decisions/0402).
   { name: 'auto-topup slots', everyMs: 60 * 1000, run: (c) => runDueSlots(c) },
   // Pictures uploaded since the last scan, against all older ones (docs/decisions/0503).

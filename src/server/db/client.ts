@@ -53,10 +53,12 @@ export interface OpenOptions {
   url?: string;
   /** Directory of the PGlite data; absent means in memory (tests). */
   pgliteDir?: string;
+  /** PostgreSQL connections of this process (DATABASE_POOL_SIZE). */
+  poolSize?: number;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (opts.url) return openPostgres(opts.url);
+  if (opts.url) return openPostgres(opts.url, opts.poolSize ?? 10);
   return openPglite(opts.pgliteDir);
 }
 
@@ -261,8 +263,8 @@ function mayDisarm(message: Uint8Array): boolean {
 }
 const MAY_DISARM = /listen|discard|reset|watch/i;
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection can be cut by the server (restart, failover, admin). node-postgres then emits
   // 'error' on the pool, which would crash the process without a listener; the pool reconnects anyway.
   pool.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));

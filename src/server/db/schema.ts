@@ -661,6 +661,12 @@ export const jobs = pgTable(
   (t) => [index('jobs_due').on(t.status, t.runAt)],
 );
 
+/** When each periodic task last started, on the database's clock: one run per period across instances (0005). */
+export const periodicRuns = pgTable('periodic_runs', {
+  name: text('name').primaryKey(),
+  startedAt: ts('started_at').notNull(),
+});
+
 export const comments = pgTable(
   'comments',
   {

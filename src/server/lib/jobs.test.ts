@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../db/client';
 import { createTestApp, type TestApp } from '../test/helpers';
-import { claimJobs, enqueue, runDueJobs } from './jobs';
+import { claimJobs, claimPeriod, enqueue, runDueJobs, startWorker, type PeriodicTask } from './jobs';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -53,5 +53,98 @@ describe('job queue', () => {
     const id = await enqueue(t.ctx.db, 'later', {}, new Date(Date.now() + 3_600_000));
     expect(await runDueJobs(t.ctx, { later: async () => undefined })).toBe(0);
     expect(await status(id)).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+});
+
+describe('job leases (issue 24, item 4)', () => {
+  let s: TestApp;
+  beforeAll(async () => {
+    s = await createTestApp({ JOB_LEASE_SECONDS: '2' });
+  });
+  afterAll(() => s.close());
+
+  const row = (id: number) =>
+    queryRows<{ status: string; attempts: number; locked: boolean }>(
+      s.ctx.db,
+      sql`select status, attempts, locked_until is not null as locked from jobs where id = ${id}`,
+    ).then((r) => r[0]);
+
+  it('lets another worker take a dead worker’s job once the short lease ends, not after minutes', async () => {
+    const id = await enqueue(s.ctx.db, 'orphan', {}, s.ctx.now());
+    const now = new Date();
+    const [claimed] = await claimJobs(s.ctx.db, now, 10, s.ctx.env.JOB_LEASE_SECONDS);
+    expect(claimed.id).toBe(id);
+    expect((await claimJobs(s.ctx.db, new Date(now.getTime() + 1_000))).some((j) => j.id === id)).toBe(false);
+    expect((await claimJobs(s.ctx.db, new Date(now.getTime() + 2_500))).some((j) => j.id === id)).toBe(true);
+  });
+
+  it('renews the lease while the job runs, so nobody takes a long job from a live worker', async () => {
+    const id = await enqueue(s.ctx.db, 'long', {}, s.ctx.now());
+    let takenMeanwhile = false;
+    const ran = await runDueJobs(s.ctx, {
+      long: async () => {
+        await new Promise((r) => setTimeout(r, 3_000));
+        takenMeanwhile = (await claimJobs(s.ctx.db, new Date())).some((j) => j.id === id);
+      },
+    });
+    expect(ran).toBe(1);
+    expect(takenMeanwhile).toBe(false);
+    expect(await row(id)).toMatchObject({ status: 'done', attempts: 1, locked: false });
+  }, 10_000);
+
+  it('hands the running job back at once when the worker stops, uncounted, and ignores its late outcome', async () => {
+    const id = await enqueue(s.ctx.db, 'handback', {}, s.ctx.now());
+    let release!: () => void;
+    let signal: AbortSignal | undefined;
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const worker = startWorker(s.ctx, {
+      handlers: {
+        handback: async (_c, _p, run) => {
+          signal = run.signal;
+          started();
+          await new Promise<void>((r) => (release = r));
+        },
+      },
+      tasks: [],
+      pollMs: 50,
+      log: () => undefined,
+    });
+    await running;
+    expect(worker.running?.id).toBe(id);
+    const t0 = Date.now();
+    await worker.stop();
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    await vi.waitFor(async () => expect(await row(id)).toMatchObject({ status: 'queued', attempts: 0, locked: false }));
+    expect(signal?.aborted).toBe(true);
+    // Another worker takes it at once.
+    expect((await claimJobs(s.ctx.db, new Date())).map((j) => j.id)).toContain(id);
+    release();
+    await new Promise((r) => setTimeout(r, 50));
+    // The first worker's late success did not mark the other worker's job done.
+    expect(await row(id)).toMatchObject({ status: 'queued', locked: true });
+  });
+});
+
+describe('periodic tasks across instances (issue 24, item 5)', () => {
+  it('gives each period to one caller', async () => {
+    const name = `task-${Math.random()}`;
+    const turns = await Promise.all([0, 1, 2, 3].map(() => claimPeriod(t.ctx.db, name, 60_000)));
+    expect(turns.filter(Boolean)).toHaveLength(1);
+    expect(await claimPeriod(t.ctx.db, name, 60_000)).toBe(false);
+    // A short period is over soon.
+    const quick = `quick-${Math.random()}`;
+    expect(await claimPeriod(t.ctx.db, quick, 100)).toBe(true);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await claimPeriod(t.ctx.db, quick, 100)).toBe(true);
+  });
+
+  it('runs a task once when two workers share the database', async () => {
+    let runs = 0;
+    const task: PeriodicTask = { name: `shared-${Math.random()}`, everyMs: 3_600_000, run: async () => void runs++ };
+    const workers = [0, 1].map(() => startWorker(t.ctx, { handlers: {}, tasks: [task], log: () => undefined }));
+    await new Promise((r) => setTimeout(r, 2_500));
+    await Promise.all(workers.map((w) => w.stop()));
+    expect(runs).toBe(1);
   });
 });

@@ -1,7 +1,19 @@
 // Fixed-window counters for brute-force protection (login, PIN, reset mails...). In process by
 // default; Redis when REDIS_URL is set, so every instance behind a load balancer shares the counts.
-import { Redis } from 'ioredis';
+// With Redis unreachable a count cannot be kept: the limiter fails closed with LimitsUnavailableError
+// (503) within milliseconds, rather than let guesses through uncounted (issue 24, item 4).
+import type { Redis } from 'ioredis';
+import { msg } from '#shared/api/messages.ts';
 import type { Env } from '../env';
+import { AppError } from './errors';
+import { connectRedis, redisReady, type RedisLog } from './redis';
+
+/** Redis did not answer: the count is unknown. */
+export class LimitsUnavailableError extends AppError {
+  constructor(readonly redisError: unknown) {
+    super(503, 'unavailable', msg('errors.brieflyUnavailable'), 60);
+  }
+}
 
 export interface WindowCount {
   count: number;
@@ -117,28 +129,44 @@ return 0
 export class RedisRateLimiter implements RateLimiter {
   readonly redis: Redis;
 
+  /** `redis`: a URL (a connection of its own) or the instance's connection. */
   constructor(
-    url: string,
+    redis: string | Redis,
     private readonly prefix = 'rl:',
+    log?: RedisLog,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
+    this.redis = typeof redis === 'string' ? connectRedis(redis, log) : redis;
+    this.connected = redisReady(this.redis);
+  }
+
+  /** The first connection: commands wait for it (at most the connect timeout); later outages fail at once. */
+  private readonly connected: Promise<boolean>;
+
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    await this.connected;
+    try {
+      return await fn();
+    } catch (err) {
+      throw new LimitsUnavailableError(err);
+    }
   }
 
   async peek(key: string): Promise<WindowCount> {
-    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]);
+    const [count, ttl] = await this.call(() =>
+      Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]),
+    );
     return { count: count ? Number(count) : 0, resetInMs: ttl > 0 ? ttl : 0 };
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
-    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [
-      number,
-      number,
-    ];
+    const [count, ttl] = (await this.call(() =>
+      this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs)),
+    )) as [number, number];
     return { count, resetInMs: ttl };
   }
 
   async reset(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+    await this.call(() => this.redis.del(this.prefix + key));
   }
 
   slotOf(key: string, windowMs: number, count: WindowCount): Slot {
@@ -151,10 +179,12 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit();
+    // QUIT needs a connection; without one there is nothing to say goodbye to.
+    if (this.redis.status === 'ready') await this.redis.quit().catch(() => this.redis.disconnect());
+    else this.redis.disconnect();
   }
 }
 
-export function createRateLimiter(env: Pick<Env, 'REDIS_URL'>): RateLimiter {
-  return env.REDIS_URL ? new RedisRateLimiter(env.REDIS_URL) : new MemoryRateLimiter();
+export function createRateLimiter(env: Pick<Env, 'REDIS_URL'>, log?: RedisLog): RateLimiter {
+  return env.REDIS_URL ? new RedisRateLimiter(env.REDIS_URL, 'rl:', log) : new MemoryRateLimiter();
 }

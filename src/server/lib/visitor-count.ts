@@ -4,6 +4,7 @@
 // address. Plain inputs: the routes say who the visitor is.
 import crypto from 'node:crypto';
 import type { AppContext } from '../context';
+import { LimitsUnavailableError } from './rate-limiter';
 
 /** Who is looking, as the routes see it. */
 export interface Visitor {
@@ -41,11 +42,17 @@ export async function countsToday(
       ? `account:${visitor.accountId}`
       : `visitor:${visitor.address}|${(visitor.userAgent ?? '').slice(0, 300)}`,
   );
-  const seen = await ctx.limiter.hit(`seen:${event}:${profileId}:${day}:${who}`, DAY_MS);
-  if (seen.count !== 1) return false;
-  const fromAddress = await ctx.limiter.hit(
-    `seen-ip:${event}:${profileId}:${day}:${hmac(ctx, `address:${visitor.address}`)}`,
-    DAY_MS,
-  );
-  return fromAddress.count <= VISITORS_PER_ADDRESS;
+  try {
+    const seen = await ctx.limiter.hit(`seen:${event}:${profileId}:${day}:${who}`, DAY_MS);
+    if (seen.count !== 1) return false;
+    const fromAddress = await ctx.limiter.hit(
+      `seen-ip:${event}:${profileId}:${day}:${hmac(ctx, `address:${visitor.address}`)}`,
+      DAY_MS,
+    );
+    return fromAddress.count <= VISITORS_PER_ADDRESS;
+  } catch (err) {
+    // Redis unreachable: the page is still shown, the view is not counted (a count never doubles).
+    if (err instanceof LimitsUnavailableError) return false;
+    throw err;
+  }
 }

@@ -11,15 +11,15 @@ import { jobHandlers, periodicTasks } from '../tasks';
 const env = loadEnv();
 const runtime = await openRuntime(env);
 const app = await buildApp(runtime.ctx);
-const stopWorker = startWorker(runtime.ctx, {
+const worker = startWorker(runtime.ctx, {
   handlers: jobHandlers,
   tasks: periodicTasks,
   log: (msg, err) => console.error(msg, err),
 });
 process.once('SIGTERM', () => {
-  stopWorker();
-  void app
-    .close()
+  void worker
+    .stop()
+    .then(() => app.close())
     .then(() => runtime.close())
     .then(() => process.exit(0));
 });

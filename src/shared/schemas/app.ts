@@ -24,3 +24,19 @@ export const HealthResponse = z.object({
   database: z.enum(['pglite', 'postgres']),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
+
+/** GET /health/live: the process answers (a load balancer or orchestrator restarts it when it does not). */
+export const LiveResponse = z.object({ status: z.literal('ok') });
+export type LiveResponse = z.infer<typeof LiveResponse>;
+
+/**
+ * GET /health/ready: send traffic here. 503 with a message while the instance shuts down, or when the
+ * database or the configured Redis does not answer.
+ */
+export const ReadyResponse = z.object({
+  status: z.literal('ok'),
+  build: z.string(),
+  database: z.enum(['pglite', 'postgres']),
+  redis: z.enum(['ok', 'none']),
+});
+export type ReadyResponse = z.infer<typeof ReadyResponse>;

@@ -31,6 +31,9 @@ interface Rule {
 
 const ROUTES: Record<string, Rule> = {
   'GET /api/health': { access: 'public' },
+  // liveness and readiness for load balancers and orchestrators (issue 24, item 4)
+  'GET /api/health/live': { access: 'public' },
+  'GET /api/health/ready': { access: 'public' },
   // the OpenAPI document of these routes (src/server/plugins/api-docs.ts)
   'GET /api/docs.json': { access: 'public' },
   // share bar: Tumblr's count through our server (docs/decisions/0805)
