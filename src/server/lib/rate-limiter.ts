@@ -175,7 +175,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async release(slot: Slot): Promise<void> {
     const left = String(slot.windowEndsAt - Date.now());
-    await this.redis.eval(RELEASE_SCRIPT, 1, this.prefix + slot.key, left, String(slack(slot)));
+    await this.call(() => this.redis.eval(RELEASE_SCRIPT, 1, this.prefix + slot.key, left, String(slack(slot))));
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,8 @@
 // One Redis connection per instance (REDIS_URL), shared by the limits, the route limits and the answer
-// cache. Its options make an outage cheap (issue 24, item 4): no offline queue (a command while
-// disconnected fails at once instead of waiting for a reconnect), one retry, a 2 s command timeout, and a
-// reconnect every 2 s at most. An outage writes one log line when it starts and one when it ends.
+// cache (decision 1010). Its options make an outage cheap (issue 24, item 4): no offline queue (a command
+// while disconnected fails at once instead of waiting for a reconnect), one retry, a 5 s command timeout
+// (a connected Redis that stops answering; shorter ones fired falsely while PGlite held the event loop),
+// and a reconnect every 2 s at most. An outage writes one log line when it starts and one when it ends.
 import { Redis } from 'ioredis';
 
 export interface RedisLog {
@@ -13,7 +14,7 @@ const consoleLog: RedisLog = { warn: (m) => console.warn(m), info: (m) => consol
 
 export const REDIS_OPTIONS = {
   connectTimeout: 2000,
-  commandTimeout: 2000,
+  commandTimeout: 5000,
   maxRetriesPerRequest: 1,
   enableOfflineQueue: false,
   retryStrategy: (times: number) => Math.min(times * 200, 2000),

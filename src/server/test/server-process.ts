@@ -15,6 +15,8 @@ const worker = startWorker(runtime.ctx, {
   handlers: jobHandlers,
   tasks: periodicTasks,
   log: (msg, err) => console.error(msg, err),
+  // The multi-instance test counts these lines across instances.
+  onTaskRun: (name) => console.log(`task ${name}`),
 });
 process.once('SIGTERM', () => {
   void worker
