@@ -62,15 +62,19 @@ async function main() {
       server.server.closeAllConnections();
     }, env.SHUTDOWN_TIMEOUT * 1000);
     force.unref();
-    await Promise.all([
-      worker.stop().catch((err: unknown) => server.log.error({ err }, 'handing the running job back failed')),
+    const [settled] = await Promise.all([
+      worker
+        .stop()
+        .catch((err: unknown) => server.log.error({ err }, 'handing the running job back failed'))
+        // The handed-back job's handler has seen its signal (the video job kills ffmpeg and removes its
+        // own files); it gets the same time as the requests to return.
+        .then(() => worker.settled(env.SHUTDOWN_TIMEOUT * 1000)),
       server.close(),
     ]);
     clearTimeout(force);
-    // A job handed back may still be running here. On PostgreSQL its connections end with the process
-    // (closing the pool under it would let it fail and clean up what the next worker needs); the
-    // embedded database is always closed, so its files are left whole.
-    if (!worker.running || ctx.dbKind === 'pglite') await runtime.close();
+    // A handler that is still running past the timeout: on PostgreSQL its connections end with the
+    // process; the embedded database is always closed, so its files are left whole.
+    if (settled || ctx.dbKind === 'pglite') await runtime.close();
     server.log.info({ ms: Math.round(performance.now() - began) }, 'stopped');
     process.exit(0);
   };

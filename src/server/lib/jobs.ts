@@ -205,12 +205,14 @@ export interface PeriodicTask {
 export async function claimPeriod(db: Db, name: string, everyMs: number): Promise<boolean> {
   // 2 % slack: timers that fire a few milliseconds early still find the period over.
   const seconds = (everyMs * 0.98) / 1000;
+  // now() is when a statement began: a caller that began first may reach the row second and find it a
+  // little in the future. Only a row more than a period ahead (the database's clock went back) is stale.
   const rows = await queryRows<{ name: string }>(
     db,
     sql`insert into periodic_runs (name, started_at) values (${name}, now())
         on conflict (name) do update set started_at = excluded.started_at
         where periodic_runs.started_at <= now() - make_interval(secs => ${seconds})
-           or periodic_runs.started_at > now()
+           or periodic_runs.started_at > now() + make_interval(secs => ${everyMs / 1000})
         returning name`,
   );
   return rows.length > 0;
@@ -221,6 +223,11 @@ export interface Worker {
   stop(): Promise<void>;
   /** The job this worker runs now, if any. */
   readonly running: ClaimedJob | undefined;
+  /**
+   * After stop(): waits until the job loop has ended (a handed-back job's handler has returned, having
+   * seen its signal), at most `ms`; true when it has.
+   */
+  settled(ms: number): Promise<boolean>;
 }
 
 /** Starts the in-process worker: queued jobs every few seconds, periodic tasks on their own clocks. */
@@ -233,12 +240,15 @@ export function startWorker(
     log: (msg: string, err?: unknown) => void;
     /** Called after each periodic task this instance ran (name, milliseconds). */
     onTaskRun?: (name: string, ms: number) => void;
+    /** Called after each turn a periodic task was given or refused here (whether it ran or not). */
+    onTaskTried?: (name: string, ran: boolean) => void;
   },
 ): Worker {
   const timers: NodeJS.Timeout[] = [];
   const stopping = new AbortController();
   let current: ClaimedJob | undefined;
   let handedBack: Promise<unknown> = Promise.resolve();
+  let loop: Promise<unknown> = Promise.resolve();
   const guard = (name: string, fn: () => Promise<unknown>) => {
     let running = false;
     return async () => {
@@ -253,30 +263,41 @@ export function startWorker(
       }
     };
   };
-  const poll = guard('jobs', async () => {
-    try {
-      await runDueJobs(ctx, opts.handlers, {
-        signal: stopping.signal,
-        log: opts.log,
-        onClaim: (job) => (current = job),
-        onHandBack: (written) => {
-          handedBack = written;
-        },
-      });
-    } finally {
-      current = undefined;
-    }
-  });
+  const poll = guard(
+    'jobs',
+    () =>
+      (loop = (async () => {
+        try {
+          await runDueJobs(ctx, opts.handlers, {
+            signal: stopping.signal,
+            log: opts.log,
+            onClaim: (job) => (current = job),
+            onHandBack: (written) => {
+              handedBack = written;
+            },
+          });
+        } finally {
+          current = undefined;
+        }
+      })()),
+  );
   timers.push(setInterval(() => void poll(), opts.pollMs ?? 5000));
   for (const task of opts.tasks) {
     let first = true;
     const run = guard(task.name, async () => {
       const always = first && task.atEveryStart;
       first = false;
-      if (!always && !(await claimPeriod(ctx.db, task.name, task.everyMs))) return;
+      if (!always && !(await claimPeriod(ctx.db, task.name, task.everyMs))) {
+        opts.onTaskTried?.(task.name, false);
+        return;
+      }
       const started = Date.now();
-      await task.run(ctx);
-      opts.onTaskRun?.(task.name, Date.now() - started);
+      try {
+        await task.run(ctx);
+        opts.onTaskRun?.(task.name, Date.now() - started);
+      } finally {
+        opts.onTaskTried?.(task.name, true);
+      }
     });
     timers.push(setTimeout(() => void run(), 2000));
     timers.push(setInterval(() => void run(), task.everyMs));
@@ -291,6 +312,19 @@ export function startWorker(
       // The abort writes the hand-back synchronously into `handedBack`; the handler itself may still run.
       stopping.abort();
       await handedBack;
+    },
+    async settled(ms) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+      const ended = loop.then(
+        () => true as const,
+        () => true as const,
+      );
+      try {
+        return await Promise.race([ended, late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -21,6 +21,7 @@ const worker = startWorker(runtime.ctx, {
 process.once('SIGTERM', () => {
   void worker
     .stop()
+    .then(() => worker.settled(20_000))
     .then(() => app.close())
     .then(() => runtime.close())
     .then(() => process.exit(0));

@@ -19,9 +19,10 @@ interface Run {
   stderr: string;
 }
 
-function run(cmd: string, args: string[], onStdout?: (chunk: string) => void): Promise<Run> {
+/** `signal`: aborting it kills the child (a job handed back on shutdown must not leave ffmpeg running). */
+function run(cmd: string, args: string[], onStdout?: (chunk: string) => void, signal?: AbortSignal): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -121,14 +122,15 @@ export function canRemux(p: VideoProbe): boolean {
 const STRIP = ['-map_metadata', '-1', '-map_chapters', '-1', '-fflags', '+bitexact', '-dn', '-sn'];
 
 /**
- * Writes `output` (MP4). `onProgress` gets 0-100 as ffmpeg reports its position. Throws on failure;
- * the caller deletes whatever is half-written.
+ * Writes `output` (MP4). `onProgress` gets 0-100 as ffmpeg reports its position. Throws on failure, and
+ * at once when `signal` aborts (ffmpeg is killed); the caller deletes whatever is half-written.
  */
 export async function convertVideo(
   input: string,
   output: string,
   probe: VideoProbe,
   onProgress: (percent: number) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   const codecs = canRemux(probe)
     ? ['-c', 'copy']
@@ -174,20 +176,25 @@ export async function convertVideo(
     output,
   ];
   let buffered = '';
-  const res = await run('ffmpeg', args, (chunk) => {
-    buffered += chunk;
-    const lines = buffered.split('\n');
-    buffered = lines.pop() ?? '';
-    for (const line of lines) {
-      const m = /^out_time_us=(\d+)/.exec(line);
-      if (m) onProgress(Math.min(99, Math.floor((Number(m[1]) / 1e6 / probe.duration) * 100)));
-    }
-  });
+  const res = await run(
+    'ffmpeg',
+    args,
+    (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        const m = /^out_time_us=(\d+)/.exec(line);
+        if (m) onProgress(Math.min(99, Math.floor((Number(m[1]) / 1e6 / probe.duration) * 100)));
+      }
+    },
+    signal,
+  );
   if (res.code !== 0) throw new Error(`ffmpeg failed (${res.code}): ${res.stderr.split('\n').slice(-3).join(' ')}`);
 }
 
 /** One frame a second in (or half-way through a short clip), as PNG bytes for the image pipeline. */
-export async function posterFrame(video: string, duration: number): Promise<Buffer> {
+export async function posterFrame(video: string, duration: number, signal?: AbortSignal): Promise<Buffer> {
   const at = Math.min(1, duration / 2).toFixed(2);
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -209,7 +216,7 @@ export async function posterFrame(video: string, duration: number): Promise<Buff
         'png',
         'pipe:1',
       ],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
+      { stdio: ['ignore', 'pipe', 'ignore'], signal, killSignal: 'SIGKILL' },
     );
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));

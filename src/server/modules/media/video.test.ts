@@ -1,17 +1,21 @@
 // Videos: ffprobe refuses what is not a video (nothing written), the job converts without metadata and
 // reports progress, a pending video stays private until an admin approves it, and deleting it needs
 // the CSRF header even though the spec makes it a GET.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jobs, media } from '../../db/schema';
-import { runDueJobs } from '../../lib/jobs';
+import { runDueJobs, startWorker, type Worker } from '../../lib/jobs';
+import type { MediaStore } from '../../lib/media-store';
 import { atClock, hoursFromNow } from '../../test/clock';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { filesUnder, jpegWithGps, multipart, probeTags, videoWithLocation } from '../../test/media-files';
-import { approveVideo, listPendingVideos, rejectVideo } from './video.service';
-import { mediaJobHandlers } from './video.job';
+import { convertVideo, posterFrame, probeVideo } from './video-pipeline';
+import { approveVideo, listPendingVideos, rejectVideo, VIDEO_JOB } from './video.service';
+import { mediaJobHandlers, processVideoJob } from './video.job';
 
 let t: TestApp;
 let mediaDir: string;
@@ -175,5 +179,71 @@ describe('a video goes through the job, waits for an admin and only then is publ
       await runDueJobs(t.ctx, mediaJobHandlers);
       expect((await rowsOf(id))[0].status).toBe('pending');
     });
+  });
+});
+
+describe('a conversion handed back on shutdown (issue 24, item 4)', () => {
+  it('leaves the staged upload and the row to the worker that takes the job over, which converts it', async () => {
+    const { id, session } = await advertiser();
+    expect((await uploadVideo(id, session, clip)).statusCode).toBe(200);
+    const [staged] = await rowsOf(id);
+    const [job] = await t.ctx.db.select().from(jobs).where(eq(jobs.kind, VIDEO_JOB)).orderBy(desc(jobs.id)).limit(1);
+    // The stop (SIGTERM) comes while the job runs: as soon as it has fetched the upload.
+    let stopped: Promise<void> | undefined;
+    const store = t.ctx.media;
+    const stopsOnDownload = new Proxy(store, {
+      get(target, prop) {
+        if (prop === 'download')
+          return async (...args: Parameters<MediaStore['download']>) => {
+            const fetched = await target.download(...args);
+            stopped = worker.stop();
+            return fetched;
+          };
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    // (The worker's first poll comes after pollMs, when `worker` is set.)
+    const worker: Worker = startWorker(t.ctx, {
+      handlers: { [VIDEO_JOB]: (c, payload, run) => processVideoJob({ ...c, media: stopsOnDownload }, payload, run) },
+      tasks: [],
+      pollMs: 50,
+      log: () => undefined,
+    });
+    await vi.waitFor(() => expect(stopped).toBeDefined(), { timeout: 20_000 });
+    await stopped;
+    expect(await worker.settled(20_000)).toBe(true);
+
+    const [back] = await t.ctx.db.select().from(jobs).where(eq(jobs.id, job.id));
+    expect(back).toMatchObject({ status: 'queued', attempts: 0, lockedUntil: null });
+    const [row] = await rowsOf(id);
+    expect(row).toMatchObject({ status: 'processing', storageKey: staged.storageKey });
+    expect(await t.ctx.media.stat('private', staged.storageKey)).not.toBeNull();
+
+    // Another worker (or this instance after its restart) takes it and converts it.
+    expect(await runDueJobs(t.ctx, mediaJobHandlers)).toBe(1);
+    const [converted] = await rowsOf(id);
+    expect(converted.status).toBe('pending');
+    expect(await t.ctx.media.stat('private', staged.storageKey)).toBeNull();
+  }, 60_000);
+
+  it('ffmpeg is stopped when the run is aborted', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'video-abort-'));
+    try {
+      const input = path.join(dir, 'in.mp4');
+      fs.writeFileSync(input, clip);
+      const probe = await probeVideo(input, 'video/mp4');
+      const output = path.join(dir, 'out.mp4');
+      const aborted = AbortSignal.abort();
+      await expect(convertVideo(input, output, probe, () => undefined, aborted)).rejects.toMatchObject({
+        name: 'AbortError',
+      });
+      await expect(posterFrame(input, probe.duration, aborted)).rejects.toMatchObject({ name: 'AbortError' });
+      // Without a signal both run to the end.
+      await convertVideo(input, output, probe, () => undefined);
+      expect((await posterFrame(output, probe.duration)).length).toBeGreaterThan(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
