@@ -3,6 +3,7 @@
 // this environment names: DATABASE_URL (PostgreSQL, required) and the media store (S3_BUCKET and the
 // other S3_* variables, else DATA_DIR/media). Run it with the server stopped, with the environment the
 // new installation will run with; the target database must have no accounts yet (docs/decisions/1001).
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openMediaStore } from '../src/server/bootstrap';
@@ -31,9 +32,18 @@ if (args.help) {
   process.exit(0);
 }
 if (!args.from) fail(`--from is required.\n${USAGE}`);
-const env = loadEnv();
-if (!env.DATABASE_URL) fail(`DATABASE_URL is required: the PostgreSQL database to move into.\n${USAGE}`);
 const from = path.resolve(args.from);
+// DATABASE_URL wants SESSION_SECRET (issue 24, item 2); the move itself signs nothing, so without one it
+// goes on with the embedded installation's secret and says at the end what to set.
+const secretFile = path.join(from, 'secret.key');
+const embeddedSecret = fs.existsSync(secretFile) ? fs.readFileSync(secretFile, 'utf8').trim() : undefined;
+let env;
+try {
+  env = loadEnv({ ...(embeddedSecret ? { SESSION_SECRET: embeddedSecret } : {}), ...process.env });
+} catch (err) {
+  fail((err as Error).message);
+}
+if (!env.DATABASE_URL) fail(`DATABASE_URL is required: the PostgreSQL database to move into.\n${USAGE}`);
 
 let source;
 try {
@@ -55,9 +65,9 @@ try {
     `Moved ${rows} rows and ${result.files.public + result.files.private} files ` +
       `(media: ${env.S3_BUCKET ? `S3 bucket ${env.S3_BUCKET}` : path.join(env.dataDir, 'media')}).`,
   );
-  if (!env.SESSION_SECRET)
+  if (!process.env.SESSION_SECRET)
     console.log(
-      `Set SESSION_SECRET to the contents of ${path.join(from, 'secret.key')} to keep mailed links and PINs valid.`,
+      `Set SESSION_SECRET (required with DATABASE_URL) to the contents of ${secretFile} to keep mailed links and PINs valid.`,
     );
 } catch (err) {
   fail(`Nothing usable was moved: ${(err as Error).message}`);
