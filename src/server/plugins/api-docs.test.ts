@@ -9,6 +9,37 @@ interface OpenApi {
   paths: Record<string, Record<string, { requestBody?: unknown; parameters?: Array<{ name: string }> }>>;
 }
 
+interface Document {
+  paths: Record<
+    string,
+    Record<
+      string,
+      { responses?: Record<string, { description?: string; content?: Record<string, { schema?: object }> }> }
+    >
+  >;
+}
+
+/** The error envelopes of spec section 8 as the document writes them (#shared/api/errors.ts). */
+const MESSAGE_ENVELOPE = {
+  type: 'object',
+  properties: { message: { type: 'string' } },
+  required: ['message'],
+  additionalProperties: false,
+};
+const VALIDATION_ENVELOPE = {
+  type: 'object',
+  properties: {
+    message: { type: 'string' },
+    errors: {
+      type: 'object',
+      propertyNames: { type: 'string' },
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    },
+  },
+  required: ['message', 'errors'],
+  additionalProperties: false,
+};
+
 /** Fastify's /:id as OpenAPI's /{id}. */
 const openApiPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -56,8 +87,19 @@ describe('API document', () => {
     // are declared beside the file (decision 1000).
     const partial = ['206', '304', '416'];
     const downloads: Array<[string, string, object, string[], string[]?]> = [
-      ['/api/edit/videoFile/{id}', 'video/mp4', { type: 'string', format: 'binary' }, ['401', '403', '404'], partial],
-      ['/api/admin/photo-id/{requestId}', 'image/jpeg', { type: 'string', format: 'binary' }, ['401', '403', '404']],
+      [
+        '/api/edit/videoFile/{id}',
+        'video/mp4',
+        { type: 'string', format: 'binary' },
+        ['401', '403', '404', '414', '422'],
+        partial,
+      ],
+      [
+        '/api/admin/photo-id/{requestId}',
+        'image/jpeg',
+        { type: 'string', format: 'binary' },
+        ['401', '403', '404', '414', '422'],
+      ],
       ['/api/payment/getTransactionsCsv', 'text/csv', { type: 'string' }, ['401', '403', '422']],
     ];
     for (const [path, type, body, errors, others = []] of downloads) {
@@ -70,5 +112,59 @@ describe('API document', () => {
           'message',
         );
     }
+  });
+
+  it('declares on every operation the errors it can answer, each as the shared envelope (issue 21 item 5)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs.json' })).json<Document>();
+    const operations = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops).map(([m, op]) => [`${m.toUpperCase()} ${p}`, op.responses ?? {}] as const),
+    );
+    expect(operations.length).toBeGreaterThan(90);
+    const withoutErrors = operations.filter(([, r]) => !Object.keys(r).some((s) => Number(s) >= 400));
+    expect(withoutErrors.map(([name]) => name)).toEqual([]);
+    for (const [name, responses] of operations) {
+      expect(
+        Object.keys(responses).some((s) => /^2/.test(s)),
+        `${name} declares its success`,
+      ).toBe(true);
+      for (const [status, answer] of Object.entries(responses).filter(([s]) => Number(s) >= 400)) {
+        // A range past the end of a streamed file is answered without a body (decision 1000).
+        if (status === '416' && !answer.content) continue;
+        const schema = answer.content?.['application/json']?.schema;
+        // toEqual passes over the undefined description: the status's meaning, also the answer's.
+        expect({ ...schema, description: undefined }, `${name} ${status}`).toEqual(
+          status === '422' ? VALIDATION_ENVELOPE : MESSAGE_ENVELOPE,
+        );
+      }
+    }
+  });
+
+  it('derives them from what the route is: guards, path values, bodies, limits, parsers', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs.json' })).json<Document>();
+    const statuses = (path: string, method: string) =>
+      Object.keys(doc.paths[path]?.[method]?.responses ?? {}).filter((s) => Number(s) >= 400);
+    // Public, no path value, no body: only a card number in the query string is refused (0810).
+    expect(statuses('/api/app/config', 'get')).toEqual(['422']);
+    // signedIn: 401; a body: 403 (another site, no CSRF token), 413, 415, 422. Each says what it means.
+    expect(statuses('/api/app/ping', 'post')).toEqual(['401', '403', '413', '415', '422']);
+    expect(doc.paths['/api/app/ping'].post.responses?.['401'].description).toMatch(/not signed in/i);
+    // may(): 401, 403 and 404; a path value: 404 and 414.
+    expect(statuses('/api/edit/getGallery/{id}', 'get')).toEqual(['401', '403', '404', '414', '422']);
+    // adminOnly for the whole plugin (guardEvery), and a 404 the handler declares itself.
+    expect(statuses('/api/admin/getOverview', 'get')).toEqual(['401', '403', '422']);
+    expect(statuses('/api/admin/flag', 'post')).toEqual(['401', '403', '404', '413', '415', '422']);
+    // A rate limit: 429.
+    expect(statuses('/api/directory/impressions', 'post')).toContain('429');
+    expect(statuses('/api/payment/makePayment', 'post')).toEqual(['401', '403', '413', '415', '422', '429', '503']);
+    // The webhooks read every body as bytes (no 415, no 422) and answer their signature's 400 and 401.
+    expect(statuses('/api/payment/webhook/{provider}', 'post')).toEqual([
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '414',
+      '503',
+    ]);
   });
 });

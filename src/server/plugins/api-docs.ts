@@ -3,12 +3,51 @@
 // through fastify-type-provider-zod's transform: the document and the validation cannot disagree.
 // Only /api routes are listed; pages, media and the sandbox provider's own pages are not the API.
 import swagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { ErrorStatus } from '#shared/schemas/answers.ts';
+import { answersOf, declareAnswers } from '../lib/answers';
+import { cardSearched } from './card-guard';
 
 type TransformArgs = Parameters<typeof jsonSchemaTransform>[0];
 
+const HOOKS = ['onRequest', 'preParsing', 'preValidation', 'preHandler'] as const;
+
+/**
+ * The error answers a route can give besides its handler's own, from what it is (issue 21 item 5,
+ * decision 0811):
+ * - 422: the card guard searches its path values and query string (decision 0810), and a body or query
+ *   schema refuses what does not read; a body that is not JSON too;
+ * - a path with parameters: 404 (a malformed value names nothing) and 414 (a value over maxParamLength);
+ * - a method with a body: 403 (same-origin.ts; session.ts's CSRF token), 413 (the body limit), and
+ *   where Fastify's parsers read it 415 (a type none reads) and 422 (JSON that does not parse);
+ * - the statuses its own hooks say they answer (auth/guards.ts: signedIn 401; adminOnly 401 and 403;
+ *   `may` 401, 403 and 404; sameOriginJson 403 and 415). A plugin's hooks are not the route's: a plugin
+ *   that guards all its routes does it with guardEvery (guards.ts), which declares the same way;
+ * - 429 where a rate limit is configured.
+ * The statuses a handler raises by itself are in the route's own response map.
+ */
+export function declaredErrors(instance: FastifyInstance, route: RouteOptions): ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>();
+  const add = (...list: readonly ErrorStatus[]) => list.forEach((s) => statuses.add(s));
+  const withBody = [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD');
+  // The webhooks' plugin drops Fastify's parsers and keeps every body as bytes: nothing to refuse there.
+  const parsesJson = instance.hasContentTypeParser('application/json');
+  if (cardSearched(route.url) || route.schema?.querystring || route.schema?.body) add(422);
+  if (/[:*]/.test(route.url)) add(404, 414);
+  if (withBody) add(403, 413, ...(parsesJson ? ([415, 422] as const) : []));
+  for (const hook of HOOKS.flatMap((h) => [route[h] ?? []].flat())) add(...answersOf(hook));
+  if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit) add(429);
+  return [...statuses].sort((a, b) => a - b);
+}
+
 export async function registerApiDocs(app: FastifyInstance, version: string): Promise<void> {
+  // Before any /api route: each gets the error answers it can give in its response map, so the document
+  // names them and the serializer sends exactly the envelope.
+  app.addHook('onRoute', function declare(this: FastifyInstance, route) {
+    if (route.url.startsWith('/api/') && route.url !== '/api/docs.json')
+      declareAnswers(route, declaredErrors(this, route));
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -49,11 +49,13 @@ export async function refuseCardNumbers(request: FastifyRequest): Promise<void> 
   if (field !== null) throw ValidationError.field(field || 'body', msg('errors.cardNumber'));
 }
 
+/** Whether the guard searches the requests of the route at this URL (its pattern, `/api/x/:id`). */
+export const cardSearched = (url: string) => !NOT_SEARCHED.some((prefix) => url.startsWith(prefix));
+
 /** Call before any route is registered. */
 export function cardGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    const url = request.routeOptions.url ?? request.url;
-    if (NOT_SEARCHED.some((prefix) => url.startsWith(prefix))) return;
+    if (!cardSearched(request.routeOptions.url ?? request.url)) return;
     await refuseCardNumbers(request);
   });
 }

@@ -3,9 +3,12 @@
 // with NUL bytes, huge and fractional numbers, deep nesting, wrong types, bad encodings and hostile
 // text, shaped by the route's own schema so that some reach the service; sent as a visitor, the owner,
 // another advertiser or an admin. Each answer must be below 500, every refusal the spec's envelope
-// ({message} or, for 422, {message, errors}), and a refused call must change no row.
+// ({message} or, for 422, {message, errors}), every answer one that /api/docs.json declares for the
+// operation (its status, its media type, its JSON body by the declared schema), and a refused call must
+// change no row.
 //
 // Reproduce a failure with the seed fast-check prints: FUZZ_SEED=<seed> npx vitest run <this file>.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +31,49 @@ const owner = (await createAdvertiser(t.ctx)).account;
 const other = (await createAdvertiser(t.ctx)).account;
 const admin = (await createAdvertiser(t.ctx, { role: 'admin' })).account;
 const routes = routeTable(t.app).filter((r) => r.url.startsWith('/api/'));
+
+// ---------------------------------------------------------------- the document
+
+interface Operation {
+  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+const doc = (await t.app.inject({ method: 'GET', url: '/api/docs.json' })).json<{
+  paths: Record<string, Record<string, Operation>>;
+}>();
+// OpenAPI 3.1's schemas are JSON Schema 2020-12. Formats (date, binary) are the document's notes to
+// readers, not checked here; the shapes are.
+const ajv = new Ajv2020({ strict: false, validateFormats: false, logger: false });
+const validators = new WeakMap<object, ValidateFunction>();
+const validatorOf = (schema: object) =>
+  validators.get(schema) ?? validators.set(schema, ajv.compile(schema)).get(schema)!;
+
+/**
+ * Why this answer is not one /api/docs.json declares for the route's operation (issue 21 item 5), or
+ * null: its status must be among the operation's responses, its type among that response's media types
+ * (no body where none is declared), and a JSON body must match the declared schema.
+ */
+function undeclared(
+  route: { method: string; url: string },
+  res: { statusCode: number; body: string; headers: Record<string, unknown> },
+): string | null {
+  if (route.url === '/api/docs.json') return null; // the document does not list itself
+  const op = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+  if (!op) return 'the operation is not in /api/docs.json';
+  const declared = op.responses ?? {};
+  const answer = declared[String(res.statusCode)];
+  if (!answer)
+    return `${res.statusCode} is not declared (${Object.keys(declared).join(', ')}): ${res.body.slice(0, 200)}`;
+  if (!answer.content) return res.body === '' ? null : `${res.statusCode} is declared without a body, and one came`;
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim();
+  const media = answer.content[type];
+  if (!media) return `${res.statusCode} came as "${type}", declared: ${Object.keys(answer.content).join(', ')}`;
+  if (type !== 'application/json' || !media.schema) return null;
+  const validate = validatorOf(media.schema);
+  if (validate(JSON.parse(res.body))) return null;
+  return `${res.statusCode} does not match its schema (${ajv.errorsText(validate.errors)}): ${res.body.slice(0, 200)}`;
+}
 
 // ---------------------------------------------------------------- what is generated
 
@@ -298,6 +344,7 @@ describe.runIf(HERE)('fuzzing every /api route', () => {
           ...(r.body.payload !== undefined ? { payload: r.body.payload } : {}),
         });
         checkEnvelope(res);
+        expect(undeclared(route, res)).toBeNull();
         await noRowChangedIfRefused(res);
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },

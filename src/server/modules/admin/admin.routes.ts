@@ -29,21 +29,24 @@ import {
   VideosPage,
   WarnResponse,
 } from '#shared/schemas/admin.ts';
+import { errorAnswers } from '#shared/schemas/answers.ts';
 import { PageQuery } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
 import { requireCsrf, requireUser } from '../../plugins/session';
 import * as policy from '../../policies';
-import { adminOnly, sameOriginJson } from '../auth/guards';
+import { adminOnly, guardEvery, sameOriginJson } from '../auth/guards';
 import * as service from './admin.service';
 import { dismissDuplicate, listDuplicates, scanDuplicates } from './duplicates';
 
 export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.addHook('onRequest', adminOnly);
+  guardEvery(app, adminOnly);
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') await sameOriginJson(request, reply);
   });
   const actor = (req: Parameters<typeof requireUser>[0]) =>
     policy.authorize(requireUser(req), 'administer', policy.site);
+  // 404 of the calls whose body names an account, a verification request, a report or a match that is not there.
+  const missing = errorAnswers(404);
 
   app.get('/admin/getOverview', { schema: { response: { 200: OverviewResponse } } }, async () => ({
     data: await service.overview(ctx),
@@ -63,9 +66,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => ({ data: await service.getUser(ctx, req.params.id) }),
   );
 
-  app.post('/admin/flag', { schema: { body: FlagBody, response: { 200: AdminUserResponse } } }, async (req) => ({
-    data: await service.flag(ctx, actor(req), req.body),
-  }));
+  app.post(
+    '/admin/flag',
+    { schema: { body: FlagBody, response: { 200: AdminUserResponse, ...missing } } },
+    async (req) => ({
+      data: await service.flag(ctx, actor(req), req.body),
+    }),
+  );
 
   // A GET in the spec that deletes: the CSRF header is required all the same.
   app.get(
@@ -82,9 +89,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => service.verificationQueue(ctx, req.body.status, req.query.page),
   );
 
-  app.post('/admin/verify', { schema: { body: VerifyBody, response: { 200: VerifyResponse } } }, async (req) => ({
-    data: await service.verify(ctx, actor(req), req.body),
-  }));
+  app.post(
+    '/admin/verify',
+    { schema: { body: VerifyBody, response: { 200: VerifyResponse, ...missing } } },
+    async (req) => ({
+      data: await service.verify(ctx, actor(req), req.body),
+    }),
+  );
 
   app.get('/admin/getVideos', { schema: { querystring: PageQuery, response: { 200: VideosPage } } }, async (req) =>
     service.videos(ctx, req.query.page),
@@ -106,7 +117,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.post(
     '/admin/resolveReport',
-    { schema: { body: ResolveReportBody, response: { 200: ResolveReportResponse } } },
+    { schema: { body: ResolveReportBody, response: { 200: ResolveReportResponse, ...missing } } },
     async (req) => ({ data: await service.resolveReport(ctx, actor(req), req.body) }),
   );
 
@@ -122,7 +133,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.post(
     '/admin/dismissDuplicate',
-    { schema: { body: DismissDuplicateBody, response: { 200: DismissDuplicateResponse } } },
+    { schema: { body: DismissDuplicateBody, response: { 200: DismissDuplicateResponse, ...missing } } },
     async (req) => ({ data: await dismissDuplicate(ctx, actor(req), req.body.match_id) }),
   );
 

@@ -1,10 +1,12 @@
 // Route guards that run in onRequest, before the body is validated: a visitor gets 401 and a
 // stranger 403 whatever they send, and nothing about the body's rules leaks to them. Use them as
 // `{ onRequest: signedIn }`, `{ onRequest: may('update', 'profile') }`, `{ onRequest: adminOnly }`.
-// They decide nothing themselves: the rules are in policies/ (issue 22 item 1).
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// They decide nothing themselves: the rules are in policies/ (issue 22 item 1). Each says which
+// statuses it answers (`answering`), and /api/docs.json declares them on every route it guards.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ID } from '#shared/api/fields.ts';
 import { msg } from '#shared/api/messages.ts';
+import { answering, answersOf, declareAnswers } from '../../lib/answers';
 import { AppError, notFound } from '../../lib/errors';
 import { refuseCrossSite } from '../../plugins/same-origin';
 import { requireUser } from '../../plugins/session';
@@ -13,9 +15,21 @@ import * as policy from '../../policies';
 export async function signedIn(request: FastifyRequest): Promise<void> {
   requireUser(request);
 }
+answering(signedIn, 401);
 
 export async function adminOnly(request: FastifyRequest): Promise<void> {
   policy.authorize(request.user, 'administer', policy.site);
+}
+answering(adminOnly, 401, 403);
+
+/**
+ * `guard` in onRequest of every route a plugin registers after this call (admin.routes.ts: adminOnly),
+ * and the statuses it answers in each of those routes' response maps, as a route's own guard gets them
+ * from plugins/api-docs.ts: a plugin's hooks are not in its routes' options.
+ */
+export function guardEvery(app: FastifyInstance, guard: (request: FastifyRequest) => Promise<void>): void {
+  app.addHook('onRequest', guard);
+  app.addHook('onRoute', (route) => declareAnswers(route, answersOf(guard)));
 }
 
 const subjects = {
@@ -30,13 +44,18 @@ const subjects = {
  * `action` to that account's `type` (its settings, profile, media or money). A malformed id is 404.
  */
 export function may<T extends keyof typeof subjects>(action: policy.ActionOn<T>, type: T, param = 'id') {
-  return async function policyGuard(request: FastifyRequest): Promise<void> {
-    requireUser(request);
-    const raw = (request.params as Record<string, string | undefined>)[param] ?? '';
-    const id = Number(raw);
-    if (!/^\d{1,10}$/.test(raw) || id < 1 || id > MAX_ID) throw notFound();
-    policy.authorize(request.user, action, subjects[type](id) as policy.Subject & { type: T });
-  };
+  return answering(
+    async function policyGuard(request: FastifyRequest): Promise<void> {
+      requireUser(request);
+      const raw = (request.params as Record<string, string | undefined>)[param] ?? '';
+      const id = Number(raw);
+      if (!/^\d{1,10}$/.test(raw) || id < 1 || id > MAX_ID) throw notFound();
+      policy.authorize(request.user, action, subjects[type](id) as policy.Subject & { type: T });
+    },
+    401,
+    403,
+    404,
+  );
 }
 
 /**
@@ -53,5 +72,6 @@ export async function sameOriginJson(request: FastifyRequest, _reply: FastifyRep
     throw unsupportedType();
   }
 }
+answering(sameOriginJson, 403, 415);
 
 const unsupportedType = () => new AppError(415, 'unsupported_media_type', msg('auth.unsupportedType'));

@@ -60,15 +60,19 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     data: await money.getCart(ctx, requireUser(req).id),
   }));
 
+  // 503: a money transaction still in conflict after its retries, or the provider out of reach (decision
+  // 0401); Retry-After says when to try again.
+  const busy = errorAnswers(503);
+
   app.post(
     '/payment/addToCart',
-    { onRequest: signedIn, schema: { body: AddToCartBody, response: { 200: CartResponse } } },
+    { onRequest: signedIn, schema: { body: AddToCartBody, response: { 200: CartResponse, ...busy } } },
     async (req) => ({ data: await money.addToCart(ctx, requireUser(req).id, req.body) }),
   );
 
   app.post(
     '/payment/removeCartItem',
-    { onRequest: signedIn, schema: { body: RemoveCartItemBody, response: { 200: CartResponse } } },
+    { onRequest: signedIn, schema: { body: RemoveCartItemBody, response: { 200: CartResponse, ...busy } } },
     async (req) => ({ data: await money.removeCartItem(ctx, requireUser(req).id, req.body.uid) }),
   );
 
@@ -76,7 +80,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     '/payment/makePayment',
     {
       onRequest: signedIn,
-      schema: { body: MakePaymentBody, response: { 200: PaymentResultResponse } },
+      schema: { body: MakePaymentBody, response: { 200: PaymentResultResponse, ...busy } },
       config: perUser(30, '10 minutes'),
     },
     async (req) => ({ data: await money.makePayment(ctx, requireUser(req).id, req.body) }),
@@ -84,7 +88,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.get(
     '/payment/getPayment/:paymentId',
-    { onRequest: signedIn, schema: { params: PaymentIdParam, response: { 200: PaymentResultResponse } } },
+    { onRequest: signedIn, schema: { params: PaymentIdParam, response: { 200: PaymentResultResponse, ...busy } } },
     async (req) => ({ data: await money.getPayment(ctx, requireUser(req), req.params.paymentId) }),
   );
 
@@ -142,13 +146,16 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.post(
     '/admin/adjustBalance',
-    { onRequest: adminOnly, schema: { body: AdjustBalanceBody, response: { 200: LedgerChangeResponse } } },
+    { onRequest: adminOnly, schema: { body: AdjustBalanceBody, response: { 200: LedgerChangeResponse, ...busy } } },
     async (req) => ({ data: await money.adjustFromBody(ctx, requireUser(req), req.body) }),
   );
 
   app.post(
     '/admin/recordBankTransfer',
-    { onRequest: adminOnly, schema: { body: RecordBankTransferBody, response: { 200: LedgerChangeResponse } } },
+    {
+      onRequest: adminOnly,
+      schema: { body: RecordBankTransferBody, response: { 200: LedgerChangeResponse, ...busy } },
+    },
     async (req) => ({ data: await money.recordBankTransfer(ctx, requireUser(req), req.body) }),
   );
 };
@@ -166,7 +173,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.post(
     '/payment/webhook/:provider',
-    { schema: { params: WebhookParams, response: { 200: WebhookAnswer } } },
+    // 400 a notification that does not read, 401 its signature missing or wrong, 503 the provider out
+    // of reach or the ledger busy (the provider sends it again).
+    { schema: { params: WebhookParams, response: { 200: WebhookAnswer, ...errorAnswers(400, 401, 503) } } },
     async (req) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       return money.handleWebhook(ctx, req.params.provider, raw, req.headers);

@@ -5,6 +5,7 @@
 // {id} is the account: its owner or an admin (may('update', 'profile') in onRequest, before any body is read).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam } from '#shared/api/fields.ts';
+import { errorAnswers } from '#shared/schemas/answers.ts';
 import {
   AttributeResponse,
   CitiesResponse,
@@ -35,7 +36,8 @@ export const profileEditRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
 
   app.post(
     '/update',
-    { onRequest: signedIn, schema: { body: UpdateBody, response: { 200: UpdateDataResponse } } },
+    // 404: the profile the body names does not exist (an admin may name any).
+    { onRequest: signedIn, schema: { body: UpdateBody, response: { 200: UpdateDataResponse, ...errorAnswers(404) } } },
     async (req) => ({ data: await service.update(ctx, requireUser(req), req.body) }),
   );
 
