@@ -157,6 +157,7 @@ export const NotificationResponse = NotificationBody;
 /**
  * The error answers of the auth and account calls (spec section 8), built like every route's
  * (answers.ts): what any state-changing call may answer before its handler (403, 413, 415, 422), and
- * 401, 404 and 429 of the calls themselves.
+ * 401, 404 and 429 of the calls themselves; 503 where their limits cannot be counted (Redis unreachable:
+ * they refuse rather than let guesses through, decision 1010).
  */
-export const AUTH_ERRORS = { ...WRITE_ERRORS, ...errorAnswers(401, 404, 429) };
+export const AUTH_ERRORS = { ...WRITE_ERRORS, ...errorAnswers(401, 404, 429, 503) };
