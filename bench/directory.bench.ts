@@ -24,6 +24,7 @@ import { freePort, startApp } from '../scripts/app-server';
 import { FreshRead } from '../src/server/lib/fresh-read';
 import { versionStatement } from '../src/server/modules/directory/directory.version';
 import { goalsSummary, type Measured } from './goals';
+import { measureMix, mixTable, type MixRow } from './mix';
 import { writeReadmeBlock } from './readme';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -35,8 +36,17 @@ const { values: args } = parseArgs({
     backends: { type: 'string', default: 'pglite,postgres' },
     'warm-up': { type: 'string', default: '3' },
     'keep-readme': { type: 'boolean', default: false },
+    // The real mix (bench/mix.ts): uncached pages, hot pages under writes, first reads after a restart.
+    mix: { type: 'boolean', default: true },
+    'no-mix': { type: 'boolean', default: false },
+    /** Only the mix, not the cached cases. */
+    'only-mix': { type: 'boolean', default: false },
+    /** PostgreSQL database name (default directory_bench_<profiles>). */
+    'pg-db': { type: 'string' },
   },
 });
+const MIX = !args['no-mix'];
+const ONLY_MIX = args['only-mix'];
 const PROFILES = Number(args.profiles);
 const DURATION = Number(args.duration);
 /** Seconds each case is asked before anything is measured (per backend). */
@@ -44,7 +54,7 @@ const WARM_UP = Number(args['warm-up']);
 const CONNECTIONS = args.connections!.split(',').map(Number);
 const BENCH_DIR = process.env.BENCH_DIR ?? '/tmp/directory-bench';
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const PG_DB = `directory_bench_${PROFILES}`;
+const PG_DB = args['pg-db'] ?? `directory_bench_${PROFILES}`;
 const pgUrl = () => {
   const u = new URL(PG_ADMIN);
   u.pathname = `/${PG_DB}`;
@@ -54,6 +64,11 @@ const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
 // bench/README.md holds the latest figures between these lines.
 const BEGIN = '<!-- directory-bench:begin -->';
 const END = '<!-- directory-bench:end -->';
+const MIX_BEGIN = '<!-- directory-mix:begin -->';
+const MIX_END = '<!-- directory-mix:end -->';
+
+const seedNotes: string[] = [];
+const mixRows: MixRow[] = [];
 
 function sh(args: string[], env: Record<string, string>) {
   const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -77,7 +92,13 @@ async function prepare(backend: string): Promise<Record<string, string>> {
   const exists = (await admin.query('select 1 from pg_database where datname = $1', [PG_DB])).rowCount;
   if (!exists) await admin.query(`create database "${PG_DB}"`);
   await admin.end();
-  const env = { DATA_DIR: path.join(BENCH_DIR, `pg-media-${PROFILES}`), DATABASE_URL: pgUrl(), SEED_PROFILES: '0' };
+  const env = {
+    DATA_DIR: path.join(BENCH_DIR, `pg-media-${PROFILES}`),
+    DATABASE_URL: pgUrl(),
+    SEED_PROFILES: '0',
+    // Required with DATABASE_URL (issue 24, item 2); the bench signs nothing that outlives it.
+    SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-only-session-secret',
+  };
   const client = new pg.Client({ connectionString: pgUrl() });
   await client.connect();
   const seeded = await client
@@ -87,7 +108,11 @@ async function prepare(backend: string): Promise<Record<string, string>> {
   await client.end();
   if (seeded < PROFILES) {
     console.log(`Seeding ${PROFILES} profiles into PostgreSQL ${PG_DB} (once)...`);
+    const t0 = performance.now();
     sh([tsx, 'scripts/seed.ts', '--profiles', String(PROFILES), '--no-gallery'], env);
+    seedNotes.push(
+      `${PROFILES.toLocaleString('en')} profiles seeded into PostgreSQL in ${Math.round((performance.now() - t0) / 1000)} s`,
+    );
   }
   return env;
 }
@@ -161,13 +186,31 @@ for (const backend of backends) {
   const env = await prepare(backend);
   // A free port: two benches (or a bench and a journey) on one machine must not measure each other's app.
   const port = await freePort();
-  const server = await startApp({
-    port,
-    env: { ...env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}` },
-    output: 'stderr',
-    healthTimeoutMs: 60_000,
-  });
+  const start = () =>
+    startApp({
+      port,
+      env: { ...env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}` },
+      output: 'stderr',
+      healthTimeoutMs: 60_000,
+    });
+  let server = await start();
   try {
+    if (MIX) {
+      mixRows.push(
+        ...(await measureMix({
+          backend,
+          base: `http://127.0.0.1:${port}`,
+          pgUrl: backend === 'postgres' ? pgUrl() : undefined,
+          duration: DURATION,
+          restart: async () => {
+            await server.stop();
+            server = await start();
+            return `http://127.0.0.1:${port}`;
+          },
+        })),
+      );
+    }
+    if (ONLY_MIX) continue;
     const base = `http://127.0.0.1:${port}`;
     const countries = (await (await fetch(`${base}/api/directory/countries`)).json()) as {
       data: Array<{ slug: string; count: number }>;
@@ -337,8 +380,27 @@ const block = [
   '',
   ...health.map((h) => `- ${h}`),
   '',
-  goalsSummary(measured),
+  ...(measured.length ? [goalsSummary(measured)] : []),
   END,
 ].join('\n');
-console.log(`\n${block}`);
-if (!args['keep-readme']) await writeReadmeBlock(BEGIN, END, block);
+// The real mix has its own block, so `--only-mix` leaves the cached cases' figures in place.
+const mixBlock = [
+  MIX_BEGIN,
+  `${date}, ${machine}; ${PROFILES.toLocaleString('en')} profiles, ${DURATION} s per loaded case ` +
+    `(\`npm run bench -- ${process.argv.slice(2).join(' ')}\`).`,
+  '',
+  'The real mix (bench/mix.ts, issue 25): uncached pages never asked before (one connection), the three hot pages ' +
+    '(biggest country page 1, its biggest city, a profile; 10 connections) while another client writes by SQL, and ' +
+    'the first read of each page after a restart; PGlite: deep nearby pages from 20 clients beside /api/health. ' +
+    '`load` is the 1-minute load average when the row was measured.',
+  '',
+  mixTable(mixRows),
+  ...seedNotes.map((n) => `- ${n}`),
+  MIX_END,
+].join('\n');
+if (!ONLY_MIX) console.log(`\n${block}`);
+if (mixRows.length) console.log(`\n${mixBlock}`);
+if (!args['keep-readme']) {
+  if (!ONLY_MIX) await writeReadmeBlock(BEGIN, END, block);
+  if (mixRows.length) await writeReadmeBlock(MIX_BEGIN, MIX_END, mixBlock);
+}
