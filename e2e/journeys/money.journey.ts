@@ -1,7 +1,8 @@
-// Money at 375 px (issue 11, "How it is judged"): an advertiser in second place loads credits with the
-// sandbox card 4242, with the confirmation-step card 4000 0000 0000 3220 and by a crypto invoice, buys a standard top-up from
-// the balance and is first on the city page, downloads the transactions CSV and reads it; /what-you-get
-// states the ranking rule and the prices.
+// Money at 375 px (issue 11, "How it is judged"): an advertiser in second place puts a standard top-up in
+// her cart, then loads credits with the sandbox card 4242, with the confirmation-step card 4000 0000 0000
+// 3220 and by a crypto invoice, and each load leaves the cart as it was (issue 23 item 3, decision 0406);
+// she then pays the top-up from the balance in the cart and is first on the city page, downloads the
+// transactions CSV and reads it; /what-you-get states the ranking rule and the prices.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { expect, PHONE, test } from '../harness';
@@ -33,9 +34,17 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
   await shot('1-cart-empty');
   await fitsWidth(page, '/checkout/cart');
 
-  // Load 10.00 with 4242 4242 4242 4242: loaded at once.
+  // The menu's TopUp puts a standard top-up in the cart; she leaves it there and loads credits first.
+  await page.goto(`${baseUrl}/checkout/cart?add=standard_topup`);
+  const topupInCart = page.getByTestId('cart-item').and(page.locator('[data-product="standard_topup"]'));
+  await topupInCart.waitFor();
+  await page.getByTestId('summary-amountToPay').getByText('€10.00').waitFor();
+
+  // Load 10.00 with 4242 4242 4242 4242: loaded at once, and the top-up stays in the cart (not bought).
   await page.goto(`${baseUrl}/edit/load/${me.id}`);
   await page.getByTestId('load-balance').getByText('€0.00').waitFor();
+  const cartNote = page.getByTestId('load-cart-note');
+  await cartNote.getByText('Your cart has 1 item. Loading credits does not pay it').waitFor();
   await page.getByTestId('load-methods').getByRole('tab', { name: 'Card' }).click();
   await page.getByTestId('sandbox-note').getByText('SANDBOX').first().waitFor();
   await shot('2-card-form');
@@ -45,6 +54,7 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
   await outcome.and(page.locator('[data-status="loaded"]')).waitFor();
   await outcome.getByText('€10.00 was added to your balance.').waitFor();
   await page.getByTestId('load-balance').getByText('€10.00').waitFor();
+  await cartNote.getByText('Your cart has 1 item.').waitFor();
   await shot('3-loaded-4242');
 
   // Load 25.00 with 4000 0000 0000 3220: the bank's confirmation step first, then back here.
@@ -80,10 +90,12 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
   await invoice.getByTestId('simulate-payment').click();
   await page.getByTestId('payment-outcome').and(page.locator('[data-status="loaded"]')).waitFor();
   await page.getByTestId('load-balance').getByText('€45.00').waitFor();
+  await cartNote.getByText('Your cart has 1 item.').waitFor();
 
-  // A standard top-up from the balance: the menu's TopUp puts it in the cart.
-  await page.goto(`${baseUrl}/checkout/cart?add=standard_topup`);
-  await page.getByTestId('cart-item').and(page.locator('[data-product="standard_topup"]')).waitFor();
+  // Three loads later the top-up is still in the cart, unpaid; she pays it from the balance there.
+  await page.goto(`${baseUrl}/checkout/cart`);
+  await topupInCart.waitFor();
+  await expect(page.getByTestId('cart-item')).toHaveCount(1);
   await page.getByTestId('summary-amountToPay').getByText('€0.00').waitFor();
   await page.getByTestId('summary-newBalance').getByText('€40.00').waitFor();
   await shot('6-cart-topup');

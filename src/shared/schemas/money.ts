@@ -196,28 +196,43 @@ const payCommon = {
    */
   expected_total: z.number().int().min(0).optional(),
 };
+/**
+ * What a card or crypto payment is for (docs/decisions/0406): `load` puts credits on the balance and
+ * never reads or pays the cart (Load Credits); `cart` loads what the cart needs (or more) and then pays
+ * the cart from the balance (the cart's button). Default `cart`: the spec's makePayment is a cart call.
+ */
+export const PAYMENT_PURPOSES = ['load', 'cart'] as const;
+export const PaymentPurpose = z.enum(PAYMENT_PURPOSES);
+export type PaymentPurpose = z.infer<typeof PaymentPurpose>;
+
 const loadCommon = {
   ...payCommon,
+  purpose: PaymentPurpose.optional(),
   /**
-   * How much to load, minor units. Default: the cart's amount_to_pay (or minimum_topup when the cart is
-   * empty, a plain load). Never less than what the cart needs nor than minimum_topup.
+   * How much to load, minor units. Default: minimum_topup for a `load`; for `cart`, the cart's
+   * amount_to_pay (or minimum_topup when the cart is empty, a plain load). Never less than minimum_topup,
+   * nor, for `cart`, than what the cart needs.
    */
   amount: amount.optional(),
 };
 
 /**
- * POST /api/payment/makePayment: pays the cart.
- * - `balance`: from the balance only (422 `balance` when it does not cover the total).
- * - `card`: loads with the card token first, then pays the cart from the balance. The answer may be
- *   `requires_action` with `next_action.url` (the confirmation step): send the browser there; it comes
- *   back to `return_path` (default /checkout/cart) with ?payment={id}; then poll getPayment/{id}, or call
- *   makePayment again with the same key.
+ * POST /api/payment/makePayment: pays the cart, or loads credits (`purpose`, card and crypto).
+ * - `balance`: pays the cart from the balance only (422 `balance` when it does not cover the total); its
+ *   purpose can only be `cart`.
+ * - `card`: loads with the card token first; with purpose `cart` (the default) it then pays the cart from
+ *   the balance, with `load` the cart stays as it is. The answer may be `requires_action` with
+ *   `next_action.url` (the confirmation step): send the browser there; it comes back to `return_path`
+ *   (default /checkout/cart) with ?payment={id}; then poll getPayment/{id}, or call makePayment again with
+ *   the same key.
  * - `crypto`: opens an invoice (address, amount, expiry) and answers `pending`; the provider's signed
- *   webhook credits it and then the cart is paid. Poll getPayment/{id}.
- * The cart may be empty for a plain load (card or crypto).
+ *   webhook credits it and then, for purpose `cart`, the cart is paid. Poll getPayment/{id}.
+ * The cart may be empty for a plain load (card or crypto, either purpose). `expected_total` is checked
+ * for `cart` only (a load does not read the cart). The same key with another method, amount or purpose is
+ * another request, refused (422 `idempotency_key`).
  */
 export const MakePaymentBody = z.discriminatedUnion('method', [
-  z.strictObject({ method: z.literal('balance'), ...payCommon }),
+  z.strictObject({ method: z.literal('balance'), ...payCommon, purpose: z.literal('cart').optional() }),
   z.strictObject({
     method: z.literal('card'),
     ...loadCommon,
@@ -285,7 +300,7 @@ export type OrderView = z.infer<typeof OrderView>;
 /**
  * makePayment and getPayment/{id}. `status`:
  * - `paid`: the order is paid (and the load, if any, credited); the cart is emptied of its items;
- * - `loaded`: a plain load (empty cart) was credited;
+ * - `loaded`: a load (purpose `load`, or an empty cart) was credited; the cart is as it was;
  * - `requires_action`: card confirmation step pending (payment.next_action);
  * - `pending`: waiting for the provider (crypto invoice, or a card answer not settled yet);
  * - `failed`: the payment failed or expired; nothing was charged or credited.

@@ -1,12 +1,13 @@
-// Checkout (docs/decisions/0401, 0400): buying from the balance, and loads by card or crypto that pay the
-// cart. Exactly once, whatever retries and races happen:
+// Checkout (docs/decisions/0401, 0400, 0406): buying from the balance, loads by card or crypto that pay the
+// cart (purpose `cart`), and loads that only load (purpose `load`: no order, the cart is not read, so
+// settlement has nothing to pay). Exactly once, whatever retries and races happen:
 // - an order and a payment are unique per (account, client key): a retried call finds them and resumes;
 // - the intent (order + pending payment) is committed before the provider is called, and the provider is
 //   called with a key derived from our payment id, so a repeated call answers the first charge;
 // - what the provider answers is applied by settlement.ts; an order is paid by orders.ts.
 import crypto from 'node:crypto';
 import { msg, type Message } from '#shared/api/messages.ts';
-import type { MakePaymentBody, PaymentResult, ProductCode } from '#shared/schemas/money.ts';
+import type { MakePaymentBody, PaymentPurpose, PaymentResult, ProductCode } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { notFound, ValidationError } from '../../lib/errors';
@@ -104,11 +105,23 @@ export async function purchase(ctx: AppContext, input: PurchaseInput, outer?: Tx
 
 // ---------------------------------------------------------------- makePayment
 
-/** What a key promised: the same key with another method or amount is another request, and refused. */
+/** What a call is for: the spec's makePayment (no purpose) pays the cart (decision 0406). */
+const purposeOf = (body: MakePaymentBody): PaymentPurpose => body.purpose ?? 'cart';
+
+/**
+ * What a key promised: the same key with another method, amount or purpose is another request, and
+ * refused. A `cart` call hashes as before purposes existed, so a payment begun then resumes.
+ */
 const requestHash = (body: MakePaymentBody) =>
   crypto
     .createHash('sha256')
-    .update(JSON.stringify([body.method, 'amount' in body ? (body.amount ?? null) : null]))
+    .update(
+      JSON.stringify([
+        body.method,
+        'amount' in body ? (body.amount ?? null) : null,
+        ...(purposeOf(body) === 'load' ? ['load'] : []),
+      ]),
+    )
     .digest('hex');
 
 interface Prior {
@@ -135,11 +148,13 @@ export async function makePayment(ctx: AppContext, userId: number, body: MakePay
   const prior = await findByKey(ctx, userId, body.idempotency_key);
   if (prior) return resume(ctx, userId, prior, hash, body);
 
-  const lines = await cartLines(ctx, userId);
+  // A load never reads the cart: it is a plain load whatever the cart holds (no order, nothing paid).
+  const purpose = purposeOf(body);
+  const lines = purpose === 'cart' ? await cartLines(ctx, userId) : [];
   const balance = await balanceOf(ctx.db, userId);
   const total = lines.reduce((sum, l) => sum + l.price, 0);
   const summary = summarize(total, balance, ctx.env.MIN_TOPUP);
-  if (body.expected_total !== undefined && body.expected_total !== total)
+  if (purpose === 'cart' && body.expected_total !== undefined && body.expected_total !== total)
     throw ValidationError.field('expected_total', msg('money.pricesChanged'));
   if (lines.length) await assertListed(ctx, userId, 'cart');
   const items: OrderItem[] = lines.map(({ uid, productCode, price, params }) => ({ uid, productCode, price, params }));
@@ -206,6 +221,7 @@ export async function makePayment(ctx: AppContext, userId: number, body: MakePay
       orderId,
       details: {
         requestHash: hash,
+        purpose,
         ...(body.method === 'card' ? { cardToken: body.card_token, returnPath: body.return_path ?? null } : {}),
       },
       createdAt: ctx.now(),

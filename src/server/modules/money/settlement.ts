@@ -43,8 +43,9 @@ type Outcome = 'credited' | 'updated' | 'failed' | 'unchanged' | 'duplicate';
 
 /**
  * Records what the provider says about a payment, exactly once: under the payment's row lock, a success
- * credits the load (ledger key `payment:<id>`) and pays its order from the balance; a failure closes the
- * payment and its order. A settled payment never changes again. With `event`, the provider's event id is
+ * credits the load (ledger key `payment:<id>`) and pays its order from the balance (a payment of purpose
+ * `cart`; one of purpose `load` has no order, decision 0406, and only credits: the cart stays as it is); a
+ * failure closes the payment and its order. A settled payment never changes again. With `event`, the provider's event id is
  * recorded in the same transaction (a redelivery then changes nothing).
  */
 export async function applyState(

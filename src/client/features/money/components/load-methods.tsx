@@ -1,11 +1,12 @@
 // The three ways to pay or load (DESIGN.md "Money"), as tabs: card, crypto, bank transfer. Card and
-// crypto load an amount (at least what the cart needs and the minimum top-up) and then pay the cart
-// from the balance, in one idempotent makePayment; a bank transfer is credited when it arrives.
+// crypto load an amount in one idempotent makePayment: for `cart` (at least what the cart needs and the
+// minimum top-up) the cart is then paid from the balance; a `load` (Load Credits) leaves the cart as it
+// is (docs/decisions/0406). A bank transfer is credited when it arrives.
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { z } from 'zod';
-import type { LoadMethod, MakePaymentBody } from '#shared/schemas/money.ts';
+import type { LoadMethod, MakePaymentBody, PaymentPurpose } from '#shared/schemas/money.ts';
 import { TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { ApiError, report } from '#client/lib/api.ts';
 import { showValidationErrors } from '#client/lib/dialogs.ts';
@@ -23,9 +24,11 @@ export interface LoadMethodsProps {
   initial: LoadMethod;
   /** Where the payer comes back to after a confirmation step (with ?payment={id}). */
   returnPath: string;
+  /** `load`: credits only, the cart stays as it is; `cart`: load what is missing, then pay the cart. */
+  purpose: PaymentPurpose;
 }
 
-export function LoadMethods({ data, userId, initial, returnPath }: LoadMethodsProps) {
+export function LoadMethods({ data, userId, initial, returnPath, purpose }: LoadMethodsProps) {
   const { t, i18n } = useTranslation('money');
   const [, setParams] = useSearchParams();
   const offered = (['card', 'crypto', 'bank'] as const).filter((m) =>
@@ -35,7 +38,8 @@ export function LoadMethods({ data, userId, initial, returnPath }: LoadMethodsPr
   const pay = useMakePayment();
   const format = useFormatMoney(data.currency);
   const cart = data.cart;
-  const minimum = Math.max(cart.amount_to_pay, data.minimum_topup);
+  const paysCart = purpose === 'cart' && cart.items.length > 0;
+  const minimum = paysCart ? Math.max(cart.amount_to_pay, data.minimum_topup) : data.minimum_topup;
 
   const schema = useMemo(
     () =>
@@ -60,17 +64,13 @@ export function LoadMethods({ data, userId, initial, returnPath }: LoadMethodsPr
   const submit = async (request: PayRequest): Promise<PayOutcome | null> => {
     if (!(await amountForm.trigger())) return null;
     const amount = parseMajorInput(amountForm.getValues('amount'), data.currency)!;
+    // A load does not read the cart, so it has no total to expect.
+    const expected = purpose === 'cart' ? { expected_total: cart.total } : {};
+    const common = { amount, purpose, idempotency_key: key.current, ...expected };
     const body: MakePaymentBody =
       request.method === 'card'
-        ? {
-            method: 'card',
-            card_token: request.card_token,
-            amount,
-            idempotency_key: key.current,
-            expected_total: cart.total,
-            return_path: returnPath,
-          }
-        : { method: 'crypto', amount, idempotency_key: key.current, expected_total: cart.total };
+        ? { method: 'card', card_token: request.card_token, return_path: returnPath, ...common }
+        : { method: 'crypto', ...common };
     try {
       const result = await pay.mutateAsync(body);
       key.current = newIdempotencyKey();
@@ -129,7 +129,7 @@ export function LoadMethods({ data, userId, initial, returnPath }: LoadMethodsPr
             inputMode="decimal"
             autoComplete="off"
             hint={
-              cart.items.length
+              paysCart
                 ? t('amount.hintCart', { minimum: format(minimum), total: format(cart.total) })
                 : t('amount.hintLoad', { minimum: format(minimum) })
             }

@@ -1,6 +1,7 @@
 // /edit/load/{id} (spec section 2: "loading credits by bank transfer"): the advertiser's reference and the
-// site's account for a transfer, and the same card and crypto loads as the checkout. An admin may open
-// anyone's to read the reference; only the owner pays from here.
+// site's account for a transfer, and card and crypto loads that only load (purpose `load`: the cart is
+// left as it is, decision 0406). An admin may open anyone's to read the reference; only the owner pays
+// from here.
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { LoadMethod } from '#shared/schemas/money.ts';
@@ -67,11 +68,18 @@ function OwnLoad({ userId, initial }: { userId: number; initial: LoadMethod }) {
         </p>
       </div>
       {cart.items.length > 0 && (
-        <p className="money-note" role="note">
-          {t('load.cartNote', { count: cart.items.length })} <Link to="/checkout/cart">{t('links.cart')}</Link>
+        <p className="money-note" role="note" data-testid="load-cart-note">
+          {t('load.cartWaiting', { count: cart.items.length })} <Link to="/checkout/cart">{t('links.cart')}</Link>
         </p>
       )}
-      <LoadMethods data={data.data} userId={userId} initial={initial} returnPath={`/edit/load/${userId}`} />
+      {/* Load Credits only loads: whatever is in the cart stays there (decision 0406). */}
+      <LoadMethods
+        data={data.data}
+        userId={userId}
+        initial={initial}
+        returnPath={`/edit/load/${userId}`}
+        purpose="load"
+      />
     </>
   );
 }

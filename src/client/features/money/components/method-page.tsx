@@ -1,6 +1,8 @@
-// /checkout/method (spec section 2): how to pay what the cart needs, or to load credits when it is
-// empty: card (through the provider's tokenizer), crypto (an invoice) or bank transfer. The payer comes
-// back here from a card's confirmation step with ?payment={id}, and a crypto invoice is followed here.
+// /checkout/method (spec section 2): how to pay what the cart needs (purpose `cart`: load what is missing,
+// then pay), or to load credits when the cart is empty or the balance covers it (purpose `load`: the cart
+// stays, decision 0406): card (through the provider's tokenizer), crypto (an invoice) or bank transfer.
+// The payer comes back here from a card's confirmation step with ?payment={id}, and a crypto invoice is
+// followed here.
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useCurrentUser } from '#client/lib/app-data.ts';
@@ -44,7 +46,13 @@ export function MethodPage() {
               <Link to="/checkout/cart">{t('method.backToCart')}</Link>
             </div>
           )}
-          <LoadMethods data={data.data} userId={user.user_id} initial="card" returnPath="/checkout/method" />
+          <LoadMethods
+            data={data.data}
+            userId={user.user_id}
+            initial="card"
+            returnPath="/checkout/method"
+            purpose={data.data.cart.items.length > 0 && data.data.cart.amount_to_pay > 0 ? 'cart' : 'load'}
+          />
         </>
       )}
     </section>
