@@ -58,11 +58,12 @@ test('tours: buy a location with tour dates from the Shop, pay it, listed on tou
   await page.getByTestId('pay-balance').click();
   await page.getByTestId('payment-outcome').and(page.locator('[data-status="paid"]')).waitFor();
 
-  // The new location with its days left (the tour's last day ends it).
+  // The new location with its days left, today included (issue 23 item 4): the tour's 4 days, to its last.
   await page.goto(`${baseUrl}/edit/directory/listing/${me.id}`);
   const extra = page.getByTestId('listing-additional');
   await extra.getByText('Manchester').waitFor();
-  await expect(extra.getByTestId('days-left')).toHaveText('3 days left');
+  await expect(extra.getByTestId('days-left')).toHaveText('4 days left');
+  await expect(extra.getByTestId('last-day')).toContainText(`Ends on ${dayMonth.format(new Date(day(3)))}`);
   await shot('3-listings');
   await fitsWidth(page, '/edit/directory/listing');
 

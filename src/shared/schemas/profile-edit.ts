@@ -381,8 +381,13 @@ export const ListingView = z.object({
   expires_at: z.string().nullable(),
   /** The end of the days paid for (an additional location); a tour's listing ends with the tour, before it. */
   paid_until: z.string().nullable(),
-  /** Whole days until an additional location ends (0 on its last day); null for the home city. */
+  /**
+   * Days left of an additional location, today included (30 right after buying 30 days, 1 on its last
+   * day); null for the home city. listings/tour-dates.ts daysLeft.
+   */
   days_left: z.number().nullable(),
+  /** The last day it is listed (YYYY-MM-DD, the city's calendar); null for the home city. */
+  last_day: z.string().nullable(),
   /** Rank in that city for `escorts` (1 = top); null while the profile is not listed. */
   position: z.number().nullable(),
 });

@@ -134,7 +134,6 @@ export function ListingsPage() {
 function ListingItem({ id, listing, onRenew }: { id: number; listing: ListingView; onRenew?: () => void }) {
   const { t, i18n } = useTranslation('edit');
   const [editing, setEditing] = useState(false);
-  const lastDay = listing.expires_at ? new Date(new Date(listing.expires_at).getTime() - 1).toISOString() : null;
   return (
     <li className="listing" data-testid={`listing-${listing.kind}`}>
       <div className="listing__head">
@@ -161,7 +160,15 @@ function ListingItem({ id, listing, onRenew }: { id: number; listing: ListingVie
             <strong className="listing__running-out">{t('listings.runningOut')}</strong>
           </>
         )}
-        {lastDay && <> · {t('listings.endsOn', { date: formatDate(lastDay, i18n.language) })}</>}
+        {/* The city's last day (the server's): an end at midnight in Chicago is not "the next day" here. */}
+        {listing.last_day && (
+          <>
+            {' · '}
+            <span data-testid="last-day">
+              {t('listings.endsOn', { date: formatDate(listing.last_day, i18n.language) })}
+            </span>
+          </>
+        )}
       </p>
       {listing.kind === 'additional' && (
         <>

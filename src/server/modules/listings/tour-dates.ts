@@ -5,6 +5,8 @@ import { DateTime } from 'luxon';
 import { msg } from '#shared/api/messages.ts';
 import { ValidationError } from '../../lib/errors';
 
+const DAY_MS = 86_400_000;
+
 export interface TourDates {
   from: string | null;
   until: string | null;
@@ -61,4 +63,23 @@ export function tourMoments(
 
 /** The end of the paid days after buying `days` more at `now`: from the current end while it runs. */
 export const paidUntilAfter = (current: Date | null, days: number, now: Date) =>
-  new Date(Math.max(current?.getTime() ?? 0, now.getTime()) + days * 86_400_000);
+  new Date(Math.max(current?.getTime() ?? 0, now.getTime()) + days * DAY_MS);
+
+/**
+ * Days left of a listing that ends at `expiresAt`, seen at `now` (issue 23 item 4), counting the day it is
+ * seen: 30 right after buying 30 days, 1 on its last day, 0 once it has ended.
+ * - An end at midnight in the city (a tour's, after its last day): the city's calendar days from today
+ *   through the last day, so a tour of 27-30 November bought on the 27th has 4 (whatever the hour, and
+ *   across a change of summer time).
+ * - An end at a time of day (the paid days, counted from the moment of payment): the 24-hour days left,
+ *   rounded up, so the 30 days bought say 30 until a whole day of them has passed.
+ */
+export function daysLeft(expiresAt: Date, now: Date, timezone: string): number {
+  if (expiresAt.getTime() <= now.getTime()) return 0;
+  const end = DateTime.fromJSDate(expiresAt, { zone: timezone });
+  if (end.equals(end.startOf('day'))) {
+    const today = DateTime.fromJSDate(now, { zone: timezone }).startOf('day');
+    return Math.round(end.diff(today, 'days').days);
+  }
+  return Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS);
+}

@@ -34,6 +34,7 @@ import {
   setHomeListing,
   setTourDates as writeTourDates,
 } from '../listings/listings.service';
+import { daysLeft, lastPaidDay } from '../listings/tour-dates';
 import { balanceOf } from '../money/money.service';
 import { missingFields } from './profile-derive';
 import * as repo from './profile-edit.repo';
@@ -294,11 +295,6 @@ export async function findCities(
   }));
 }
 
-/** Whole days from today until the last day of a listing, in its city's calendar (0 on the last day). */
-function daysLeft(expiresAt: Date, now: Date): number {
-  return Math.max(0, Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS) - 1);
-}
-
 /** GET /edit/getListings/{id}: /edit/directory/listing/{id}. */
 export async function getListings(ctx: AppContext, userId: number): Promise<ListingsResponse['data']> {
   const { profile, accountStatus } = await mustLoad(ctx, userId);
@@ -321,7 +317,8 @@ export async function getListings(ctx: AppContext, userId: number): Promise<List
       tour_until: r.tourUntil,
       expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
       paid_until: r.kind === 'additional' && r.paidUntil ? r.paidUntil.toISOString() : null,
-      days_left: r.expiresAt ? daysLeft(r.expiresAt, now) : null,
+      days_left: r.expiresAt ? daysLeft(r.expiresAt, now, r.timezone) : null,
+      last_day: r.expiresAt ? lastPaidDay(r.expiresAt, r.timezone) : null,
       position: r.position,
     })),
   };

@@ -540,8 +540,12 @@ describe('city picker and listings', () => {
       ['additional', 'Berlin'],
     ]);
     const berlin = data.listings[1];
-    expect(berlin.days_left).toBe(29);
-    expect(data.listings[0].days_left).toBeNull();
+    // 30 days bought just now: 30 left (issue 23 item 4), and the last day in Berlin's calendar.
+    expect(berlin.days_left).toBe(30);
+    expect(berlin.last_day).toBe(
+      new Date(now.getTime() + 30 * 86_400_000 - 1).toLocaleDateString('en-CA', { timeZone: 'Europe/Berlin' }),
+    );
+    expect(data.listings[0]).toMatchObject({ days_left: null, last_day: null });
 
     const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
     res = await post(`/api/edit/setTourDates/${account.id}`, session, {
@@ -569,7 +573,8 @@ describe('city picker and listings', () => {
       until: day(5),
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.listings[1]).toMatchObject({ tour_from: day(2), tour_until: day(5) });
+    // The listing now ends with the tour: its last day is the tour's.
+    expect(res.json().data.listings[1]).toMatchObject({ tour_from: day(2), tour_until: day(5), last_day: day(5) });
     // Out-call: no dates.
     res = await post(`/api/edit/setTourDates/${account.id}`, session, {
       listing_id: berlin.id,
