@@ -16,6 +16,7 @@ import { apiDocsRoute, registerApiDocs } from './plugins/api-docs';
 import { cardGuard } from './plugins/card-guard';
 import { urlForLog } from './lib/card-numbers';
 import { applyHttpLimits, HTTP_LIMITS, serverOptions, type HttpLimits } from './plugins/http-limits';
+import { scaleRouteLimits } from './plugins/route-limits';
 import { recordRoutes } from './plugins/route-table';
 import { sameOriginPlugin } from './plugins/same-origin';
 import { assetRoutes, siteHeaders } from './plugins/security-headers';
@@ -105,6 +106,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // Media from a CDN or a public bucket (S3_PUBLIC_URL) are loaded from its origin.
   const mediaOrigins = ctx.env.S3_BUCKET && ctx.env.S3_PUBLIC_URL ? [new URL(ctx.env.S3_PUBLIC_URL).origin] : [];
   siteHeaders(app, { production: ctx.env.NODE_ENV === 'production', mediaOrigins });
+  // RATE_LIMIT_SCALE (load tests): each route's cap multiplied before the rate-limit plugin reads it.
+  scaleRouteLimits(app, ctx.env.RATE_LIMIT_SCALE);
   // Limits are set per route (login, PIN...); in-process by default, Redis when REDIS_URL is set.
   await app.register(rateLimit, {
     global: false,

@@ -27,6 +27,12 @@ const EnvSchema = z
     GEONAMES_ALTERNATE_NAMES: z.string().min(1).optional(),
     /** New accounts one address may register per hour (a shared office or carrier NAT may need more). */
     REGISTER_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(10),
+    /**
+     * Multiplies every per-route request cap (payments, uploads, reports, the sandbox tokenizer...): load
+     * tests and benchmarks, where many clients share one address or one account. Sign-in, PIN and
+     * registration limits are not route caps and keep their values.
+     */
+    RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(1_000_000).default(1),
     // Behind a load balancer: its address(es) or hop count, so request.ip (rate limits) is the client's.
     // Unset, X-Forwarded-For is ignored: a client could otherwise pick its own address.
     TRUST_PROXY: z.string().optional(),
