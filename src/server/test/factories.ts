@@ -129,6 +129,9 @@ export async function createSession(ctx: AppContext, accountId: number) {
   return { cookies: { sid: token, csrf }, headers: { 'x-csrf-token': csrf } };
 }
 
+/** What a signed-in browser sends: the session's cookies and its CSRF header. */
+export type Session = Awaited<ReturnType<typeof createSession>>;
+
 /** Cookies and CSRF header of a response that started a session (login, register, switch). */
 export function sessionFromResponse(res: { cookies: Array<{ name: string; value: string }> }) {
   const jar = Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));

@@ -13,8 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRuntime, type Runtime } from '../../bootstrap';
 import { ledgerTransactions, orders, payments, sandboxCharges } from '../../db/schema';
 import { loadEnv } from '../../env';
-import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
+import { httpClient } from '../../test/api-client';
+import { createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { backend, createScratchDatabase } from '../../test/helpers';
+import { sandboxToken } from '../../test/money';
 import * as money from './money.service';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -99,21 +101,8 @@ async function stopServer(server: Server) {
   expect(await server.exited).toEqual({ code: 0, signal: null });
 }
 
-type Session = Awaited<ReturnType<typeof createSession>>;
-
-function api(server: Server, session: Session | null, method: 'GET' | 'POST', url: string, body?: unknown) {
-  const headers: Record<string, string> = {};
-  if (session) {
-    headers.cookie = `sid=${session.cookies.sid}; csrf=${session.cookies.csrf}`;
-    headers['x-csrf-token'] = session.cookies.csrf;
-  }
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  return fetch(`${server.base}${url}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const api = (server: Server, session: Session | null, method: 'GET' | 'POST', url: string, body?: unknown) =>
+  httpClient(server.base)(method, url, { session, body });
 
 /** Waits (a few seconds at most) until the user's statement shows a load: the start-up settlement ran. */
 async function waitForLoad(server: Server, session: Session, userId: number) {
@@ -145,13 +134,7 @@ describe(`SIGKILL between the provider's answer and the ledger commit (${backend
 
     // 1. A card payment: the acquirer charges, the process dies before our ledger hears of it.
     let server = await startServer('after_provider_charge');
-    const tokenRes = await api(server, null, 'POST', '/sandbox-acquirer/v1/tokens', {
-      number: '4242 4242 4242 4242',
-      exp_month: 12,
-      exp_year: new Date().getUTCFullYear() + 2,
-      cvc: '123',
-    });
-    const cardToken = ((await tokenRes.json()) as { id: string }).id;
+    const cardToken = await sandboxToken(httpClient(server.base), '4242 4242 4242 4242');
     const cardBody = { method: 'card', idempotency_key: cardKey, card_token: cardToken };
     await expect(api(server, setup.card.session, 'POST', '/api/payment/makePayment', cardBody)).rejects.toThrow();
     expect(await server.exited).toEqual({ code: null, signal: 'SIGKILL' });

@@ -9,8 +9,10 @@ import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { cartItems, ledgerEntries } from '../../db/schema';
-import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
+import { injectClient } from '../../test/api-client';
+import { createAdvertiser, seedGeo, type Session } from '../../test/factories';
 import { backend, createTestApp, type TestApp } from '../../test/helpers';
+import { fundedAdvertiser, sandboxToken } from '../../test/money';
 import { onPause, type PausePoint } from './fault';
 import * as money from './money.service';
 
@@ -31,31 +33,12 @@ afterEach(async () => {
 
 const key = () => crypto.randomUUID();
 
-async function advertiser(balance: number) {
-  const { account } = await createAdvertiser(t.ctx, { bumpedAt: new Date(Date.now() - 86_400_000) });
-  if (balance)
-    await money.adjustBalance(t.ctx, {
-      actor: { id: admin },
-      userId: account.id,
-      amount: balance,
-      reason: 'test',
-      idempotencyKey: key(),
-    });
-  return { id: account.id, session: await createSession(t.ctx, account.id) };
-}
+const advertiser = (balance: number) => fundedAdvertiser(t.ctx, admin, balance);
 
-type Session = Awaited<ReturnType<typeof createSession>>;
 const post = (session: Session, url: string, payload: object) =>
   t.app.inject({ method: 'POST', url, ...session, payload });
 
-async function tokenize(number: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox-acquirer/v1/tokens',
-    payload: { number, exp_month: 12, exp_year: new Date().getUTCFullYear() + 2, cvc: '123' },
-  });
-  return res.json().id as string;
-}
+const tokenize = (number: string) => sandboxToken(injectClient(t.app), number);
 
 function latch() {
   let open!: () => void;

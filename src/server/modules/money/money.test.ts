@@ -14,9 +14,11 @@ import {
   payments,
   sandboxCardTokens,
 } from '../../db/schema';
+import { injectClient } from '../../test/api-client';
 import { atClock, hoursFromNow } from '../../test/clock';
-import { BERLIN, createAdvertiser, createSession, seedGeo } from '../../test/factories';
+import { BERLIN, createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { fundedAdvertiser, sandboxToken } from '../../test/money';
 import { positionOf, removeExpiredListings } from '../listings/listings.service';
 import * as money from './money.service';
 
@@ -40,20 +42,8 @@ afterEach(async () => {
 
 const key = () => crypto.randomUUID();
 
-async function advertiser(balance = 0) {
-  const { account } = await createAdvertiser(t.ctx, { bumpedAt: new Date(Date.now() - 86_400_000) });
-  if (balance)
-    await money.adjustBalance(t.ctx, {
-      actor: { id: admin },
-      userId: account.id,
-      amount: balance,
-      reason: 'test',
-      idempotencyKey: key(),
-    });
-  return { id: account.id, session: await createSession(t.ctx, account.id) };
-}
+const advertiser = (balance = 0) => fundedAdvertiser(t.ctx, admin, balance);
 
-type Session = Awaited<ReturnType<typeof createSession>>;
 const call = (session: Session | object, method: 'GET' | 'POST', url: string, payload?: unknown) =>
   t.app.inject({ method, url, ...session, ...(payload === undefined ? {} : { payload: payload as object }) });
 
@@ -67,15 +57,7 @@ async function snapshot(userId: number) {
   return { balance: await money.balanceOf(t.ctx, userId), entries: entries.n, cart: cart.n, listings: rows };
 }
 
-async function tokenize(number: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox-acquirer/v1/tokens',
-    payload: { number, exp_month: 12, exp_year: new Date().getUTCFullYear() + 2, cvc: '123' },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().id as string;
-}
+const tokenize = (number: string) => sandboxToken(injectClient(t.app), number);
 
 describe('the ledger under concurrency', () => {
   it('50 parallel spends of 10 on a balance of 100 with distinct keys: exactly 10 succeed, the balance is 0', async () => {
