@@ -65,6 +65,11 @@ export interface AppServerOptions {
   /** The server's stdout and stderr: a file, 'inherit', 'stderr' (its stderr only), or nothing (the default). */
   output?: string;
   healthTimeoutMs?: number;
+  /**
+   * The server's entry point: src/server/main.ts (places, demo data, the built web app), or
+   * src/server/test/server-process.ts (the app and its worker on the database as it is).
+   */
+  entry?: string;
 }
 
 export async function startApp(o: AppServerOptions = {}): Promise<AppServer> {
@@ -72,7 +77,8 @@ export async function startApp(o: AppServerOptions = {}): Promise<AppServer> {
   const file = o.output && o.output !== 'inherit' && o.output !== 'stderr' ? o.output : undefined;
   if (file) fs.mkdirSync(path.dirname(file), { recursive: true });
   const out = file ? fs.openSync(file, 'w') : o.output === 'inherit' ? 'inherit' : 'ignore';
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/main.ts'], {
+  const entry = o.entry ?? 'src/server/main.ts';
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), entry], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...o.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, o.output === 'stderr' ? 'inherit' : out],

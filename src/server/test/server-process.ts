@@ -1,5 +1,5 @@
 // The real server as a child process, for the tests that kill it and start it again (money crash
-// recovery): the app and the background worker with main.ts's task list, on DATA_DIR or DATABASE_URL from
+// recovery) and the money benchmark (bench/money.bench.ts, through scripts/app-server.ts): the app and the background worker with main.ts's task list, on DATA_DIR or DATABASE_URL from
 // the environment. Unlike main.ts it imports no places, seeds nothing and serves no built web client (the
 // API tests run before the client is built). Prints `listening <port>` once it accepts connections.
 import { buildApp } from '../app';

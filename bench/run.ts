@@ -1,0 +1,35 @@
+// `npm run bench`: the directory benchmark, then the money benchmark, one after the other (at once they
+// would measure each other). Every argument goes to the directory benchmark (bench/directory.bench.ts)
+// but --no-money, which skips the money benchmark (bench/money.bench.ts), as --only-mix does; --backends
+// and --keep-readme go to the money benchmark too. `npm run bench:money` runs it alone, with its options.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(import.meta.dirname, '..');
+const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
+const given = process.argv.slice(2);
+const { values } = parseArgs({
+  args: given,
+  strict: false,
+  options: {
+    backends: { type: 'string' },
+    'keep-readme': { type: 'boolean' },
+    'only-mix': { type: 'boolean' },
+    'no-money': { type: 'boolean' },
+  },
+});
+const runs: Array<[string, string[]]> = [['bench/directory.bench.ts', given.filter((a) => a !== '--no-money')]];
+if (!values['no-money'] && !values['only-mix'])
+  runs.push([
+    'bench/money.bench.ts',
+    [
+      ...(typeof values.backends === 'string' ? ['--backends', values.backends] : []),
+      ...(values['keep-readme'] ? ['--keep-readme'] : []),
+    ],
+  ]);
+
+for (const [file, args] of runs) {
+  const res = spawnSync(process.execPath, [tsx, file, ...args], { cwd: root, stdio: 'inherit' });
+  if (res.status !== 0) process.exit(res.status ?? 1);
+}
