@@ -8,8 +8,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { cartItems, orders, payments } from '../../db/schema';
 import { startBtcpayStandIn, type StandIn } from '../../test/btcpay-stand-in';
-import { BERLIN, createAdvertiser, createSession, seedGeo } from '../../test/factories';
+import { injectClient } from '../../test/api-client';
+import { BERLIN, createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { sandboxToken } from '../../test/money';
 import * as money from './money.service';
 
 const TOPUP = 500;
@@ -22,7 +24,6 @@ const prices = {
 };
 
 const key = () => crypto.randomUUID();
-type Session = Awaited<ReturnType<typeof createSession>>;
 interface Advertiser {
   id: number;
   session: Session;
@@ -73,15 +74,7 @@ function on(get: () => TestApp) {
   const balance = (a: Advertiser) => money.balanceOf(get().ctx, a.id);
   const paymentRow = async (id: number) => (await get().ctx.db.select().from(payments).where(eq(payments.id, id)))[0];
 
-  async function tokenize(number: string) {
-    const res = await get().app.inject({
-      method: 'POST',
-      url: '/sandbox-acquirer/v1/tokens',
-      payload: { number, exp_month: 12, exp_year: new Date().getUTCFullYear() + 2, cvc: '123' },
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json().id as string;
-  }
+  const tokenize = (number: string) => sandboxToken(injectClient(get().app), number);
   return { call, withFullCart, untouched, balance, paymentRow, tokenize };
 }
 
