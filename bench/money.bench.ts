@@ -214,7 +214,7 @@ const block = [
   `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, load average ${loadBefore[0].toFixed(1)} ` +
     `before and ${loadAfter[0].toFixed(1)} after (other processes on the machine slow every column down); ` +
     `${CLIENTS} clients (${ADMIN_CLIENTS} admins) on ${ADVERTISERS} advertisers, ${OPS} operations each ` +
-    `(\`npm run bench:money -- ${process.argv.slice(2).join(' ')}\`).`,
+    `(\`npm run bench:money${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`).`,
   '',
   table,
   END,
