@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestSmtp } from '../modules/auth/test-smtp';
+import { startTestSmtp } from '../test/smtp';
 import { createMailer, OutboxMailer, SmtpMailer } from './mailer';
 import { createSmsSender } from './sms';
 

@@ -8,7 +8,7 @@ import { accountLinks, accounts, auditLog, listings, media, payments, profiles, 
 import { hashPassword } from '../../lib/password';
 import { createAdvertiser, createSession, seedGeo, signIn } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
-import { linkIn, startTestSmtp, type TestSmtp } from '../auth/test-smtp';
+import { linkIn, startTestSmtp, type TestSmtp } from '../../test/smtp';
 import { purgeDeletedAccounts } from './account.purge';
 
 let t: TestApp;

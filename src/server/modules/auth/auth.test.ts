@@ -12,7 +12,7 @@ import { createAdvertiser, seedGeo, sessionFromResponse, signIn } from '../../te
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { cleanupAuthData } from './session.service';
 import { commonPasswordCount } from './password-policy';
-import { linkIn, startTestSmtp, type TestSmtp } from './test-smtp';
+import { linkIn, startTestSmtp, type TestSmtp } from '../../test/smtp';
 
 let t: TestApp;
 let smtp: TestSmtp;
