@@ -26,7 +26,7 @@ import { startBtcpayStandIn } from '../src/server/test/btcpay-stand-in';
 import { BERLIN, createAdvertiser, createSession, MANCHESTER, seedGeo } from '../src/server/test/factories';
 import { createScratchDatabase } from '../src/server/test/helpers';
 import { fundedAdvertiser, moneyProblems } from '../src/server/test/money';
-import { percentile, replayMix, runMix, type Call } from '../src/server/test/money-mix';
+import { mixEnv, percentile, replayMix, runMix, type Call } from '../src/server/test/money-mix';
 import { writeReadmeBlock } from './readme';
 
 const { values: args } = parseArgs({
@@ -72,16 +72,7 @@ async function bench(backend: 'pglite' | 'postgres'): Promise<Row> {
     DATA_DIR: dataDir,
     SESSION_SECRET: crypto.randomBytes(16).toString('hex'),
     LOG_LEVEL: 'warn',
-    PRICE_STANDARD_TOPUP: '500',
-    PRICE_ADDITIONAL_LOCATION: '1500',
-    MIN_TOPUP: '1000',
-    CARD_PROVIDER: 'sandbox',
-    CRYPTO_PROVIDER: 'btcpay',
-    BTCPAY_URL: btcpay.url,
-    BTCPAY_STORE_ID: btcpay.storeId,
-    BTCPAY_API_KEY: btcpay.apiKey,
-    BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
-    RATE_LIMIT_SCALE: '1000',
+    ...mixEnv(btcpay),
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   };
   // The advertisers and sessions, written before the server holds the database (PGlite: one process).

@@ -20,6 +20,22 @@ import type { Session } from './factories';
 import { sandboxToken } from './money';
 import { bankReference } from '../modules/money/bank';
 
+/** The app's settings for the mix (test and bench alike): its prices, both providers, raised route caps. */
+export function mixEnv(btcpay: StandIn): Record<string, string> {
+  return {
+    PRICE_STANDARD_TOPUP: '500',
+    PRICE_ADDITIONAL_LOCATION: '1500',
+    MIN_TOPUP: '1000',
+    CARD_PROVIDER: 'sandbox',
+    CRYPTO_PROVIDER: 'btcpay',
+    BTCPAY_URL: btcpay.url,
+    BTCPAY_STORE_ID: btcpay.storeId,
+    BTCPAY_API_KEY: btcpay.apiKey,
+    BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
+    RATE_LIMIT_SCALE: '1000',
+  };
+}
+
 export interface MixConfig {
   api: ApiClient;
   advertisers: Array<{ id: number; session: Session }>;

@@ -20,7 +20,7 @@ import { startBtcpayStandIn, type StandIn } from '../../test/btcpay-stand-in';
 import { BERLIN, createAdvertiser, createSession, MANCHESTER, seedGeo, type Session } from '../../test/factories';
 import { backend, createTestApp, type TestApp } from '../../test/helpers';
 import { fundedAdvertiser, moneyProblems } from '../../test/money';
-import { madeSomething, replayMix, runMix, type Call, type MixRun } from '../../test/money-mix';
+import { madeSomething, mixEnv, replayMix, runMix, type Call, type MixRun } from '../../test/money-mix';
 import * as money from './money.service';
 
 const ADVERTISERS = 5;
@@ -34,18 +34,7 @@ let advertisers: Array<{ id: number; session: Session }>;
 
 beforeAll(async () => {
   btcpay = await startBtcpayStandIn();
-  t = await createTestApp({
-    PRICE_STANDARD_TOPUP: '500',
-    PRICE_ADDITIONAL_LOCATION: '1500',
-    MIN_TOPUP: '1000',
-    CARD_PROVIDER: 'sandbox',
-    CRYPTO_PROVIDER: 'btcpay',
-    BTCPAY_URL: btcpay.url,
-    BTCPAY_STORE_ID: btcpay.storeId,
-    BTCPAY_API_KEY: btcpay.apiKey,
-    BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
-    RATE_LIMIT_SCALE: '1000',
-  });
+  t = await createTestApp(mixEnv(btcpay));
   await seedGeo(t.ctx);
   const admin = (await createAdvertiser(t.ctx, { role: 'admin' })).account.id;
   adminSession = await createSession(t.ctx, admin);
