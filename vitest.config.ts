@@ -35,6 +35,8 @@ export default defineConfig({
         exclude: backend === 'pglite' ? configDefaults.exclude : [...configDefaults.exclude, ...DATABASE_INDEPENDENT],
         environment: 'node',
         setupFiles: ['src/server/test/setup.ts'],
+        // Migrated database templates, made once per run (a new file or database only when the migrations change).
+        globalSetup: ['src/server/test/templates.ts'],
         env: { TEST_DB_BACKEND: backend },
         testTimeout: 60_000,
         hookTimeout: 120_000,

@@ -58,12 +58,13 @@ export function readBuildId(): string {
 
 export async function openRuntime(
   env: Env,
-  overrides: { inMemory?: boolean; redisLog?: RedisLog } = {},
+  overrides: { inMemory?: boolean; pgliteImage?: Blob; redisLog?: RedisLog } = {},
 ): Promise<Runtime> {
   fs.mkdirSync(env.dataDir, { recursive: true });
   const database = await openDatabase({
     url: env.DATABASE_URL,
     pgliteDir: overrides.inMemory ? undefined : path.join(env.dataDir, 'db'),
+    pgliteImage: overrides.pgliteImage,
     poolSize: env.DATABASE_POOL_SIZE,
   });
   const limiter = createRateLimiter(env, overrides.redisLog);

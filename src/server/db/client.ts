@@ -53,13 +53,15 @@ export interface OpenOptions {
   url?: string;
   /** Directory of the PGlite data; absent means in memory (tests). */
   pgliteDir?: string;
+  /** In memory only: an image of a migrated data directory to start from (the tests' template). */
+  pgliteImage?: Blob;
   /** PostgreSQL connections of this process (DATABASE_POOL_SIZE). */
   poolSize?: number;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) return openPostgres(opts.url, opts.poolSize ?? 10);
-  return openPglite(opts.pgliteDir);
+  return openPglite(opts.pgliteDir, opts.pgliteImage);
 }
 
 /**
@@ -128,7 +130,7 @@ function holderIsGone(ownerPath: string, dir: string): boolean {
   }
 }
 
-async function openPglite(dir?: string): Promise<Database> {
+async function openPglite(dir?: string, image?: Blob): Promise<Database> {
   let release: (() => Promise<void>) | undefined;
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
@@ -136,7 +138,11 @@ async function openPglite(dir?: string): Promise<Database> {
     release = await lockDataDir(dir);
   }
   try {
-    const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm, unaccent } });
+    const client = await PGlite.create({
+      dataDir: dir,
+      loadDataDir: dir ? undefined : image,
+      extensions: { pg_trgm, unaccent },
+    });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await client.exec('create extension if not exists pg_trgm; create extension if not exists unaccent;');
     await migratePglite(db as never, { migrationsFolder });

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../app';
 import { openRuntime } from '../bootstrap';
 import type { AppContext } from '../context';
@@ -20,6 +21,27 @@ export interface TestApp {
 }
 
 export const backend = (process.env.TEST_DB_BACKEND ?? 'pglite') as 'pglite' | 'postgres';
+
+/**
+ * The migrated templates of src/server/test/templates.ts (vitest's globalSetup). Outside vitest (the
+ * benches) there are none and every database is migrated from empty.
+ */
+function provided<K extends 'pgliteTemplate' | 'postgresTemplate'>(key: K): string | undefined {
+  try {
+    return inject(key);
+  } catch {
+    return undefined;
+  }
+}
+
+let pgliteImage: Blob | undefined;
+/** The migrated PGlite image to open an in-memory database from, when the run has one. */
+export function templateImage(): Blob | undefined {
+  const file = provided('pgliteTemplate');
+  if (!file) return undefined;
+  pgliteImage ??= new Blob([fs.readFileSync(file)]);
+  return pgliteImage;
+}
 
 export async function createTestApp(
   envOverrides: Record<string, string> = {},
@@ -39,7 +61,7 @@ export async function createTestApp(
   // PostgreSQL: a database of its own per test file, dropped afterwards.
   const scratch = url ? await createScratchDatabase(url, 't') : null;
   if (scratch) env.DATABASE_URL = scratch.url;
-  const runtime = await openRuntime(env, { inMemory: true });
+  const runtime = await openRuntime(env, { inMemory: true, pgliteImage: url ? undefined : templateImage() });
   const app = await buildApp(runtime.ctx, buildOptions);
   await app.ready();
   return {
@@ -55,10 +77,13 @@ export async function createTestApp(
   };
 }
 
-/** A new, empty database next to the one at `url`, and how to drop it. */
-export async function createScratchDatabase(url: string, prefix: string) {
+/**
+ * A new database next to the one at `url`, and how to drop it: a copy of the migrated template when the
+ * tests have one, else empty.
+ */
+export async function createScratchDatabase(url: string, prefix: string, template = provided('postgresTemplate')) {
   const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
-  await adminQuery(url, `create database "${name}"`);
+  await adminQuery(url, template ? `create database "${name}" template "${template}"` : `create database "${name}"`);
   const u = new URL(url);
   u.pathname = `/${name}`;
   return { url: u.toString(), drop: () => adminQuery(url, `drop database if exists "${name}" with (force)`) };
@@ -67,7 +92,7 @@ export async function createScratchDatabase(url: string, prefix: string) {
 /** A migrated database without the app (geo and seed tests): PGlite in memory, or a scratch PostgreSQL. */
 export async function openTestDatabase(prefix = 't'): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
-  if (backend !== 'postgres') return openDatabase({});
+  if (backend !== 'postgres') return openDatabase({ pgliteImage: templateImage() });
   if (!url) throw new Error('TEST_DATABASE_URL is required for the postgres test project');
   const scratch = await createScratchDatabase(url, prefix);
   const database = await openDatabase({ url: scratch.url });

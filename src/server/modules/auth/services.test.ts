@@ -17,7 +17,7 @@ import { loadEnv } from '../../env';
 import { ValidationError } from '../../lib/errors';
 import type { MailMessage } from '../../lib/mailer';
 import { hashToken, type SessionUser } from '../../plugins/session';
-import { backend, createScratchDatabase } from '../../test/helpers';
+import { backend, createScratchDatabase, templateImage } from '../../test/helpers';
 import { deleteAccount } from '../account/account.service';
 import { currentUser, findAccount, login, logout, register } from './identity.service';
 import { changePassword } from './recovery.service';
@@ -48,7 +48,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   });
-  runtime = await openRuntime(env, { inMemory: true });
+  runtime = await openRuntime(env, { inMemory: true, pgliteImage: scratch ? undefined : templateImage() });
   ctx = {
     ...runtime.ctx,
     mailer: { send: async (m) => void mails.push(m), close: async () => {} },
