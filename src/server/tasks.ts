@@ -4,7 +4,7 @@ import type { JobHandler, PeriodicTask } from './lib/jobs';
 import { purgeDeletedAccounts } from './modules/account/account.purge';
 import { cleanupAuthData } from './modules/auth/session.service';
 import { sendFailedMail } from './modules/auto-topup/auto-topup.mail';
-import { FAILED_MAIL_JOB, runDueSlots } from './modules/auto-topup/auto-topup.service';
+import { FAILED_MAIL_JOB, runDueSlots } from './modules/auto-topup/scheduler.service';
 import { HELP_MAIL_JOB, sendHelpMail } from './modules/help/help.service';
 import { refreshSearchWords } from './modules/directory/directory.service';
 import { removeExpiredListings } from './modules/listings/listings.service';

@@ -4,7 +4,7 @@
 import readline from 'node:readline';
 import { openRuntime } from '../bootstrap';
 import { loadEnv } from '../env';
-import { runDueSlots } from '../modules/auto-topup/auto-topup.service';
+import { runDueSlots } from '../modules/auto-topup/scheduler.service';
 
 const runtime = await openRuntime(loadEnv(), { inMemory: true });
 let clock = new Date();

@@ -27,7 +27,7 @@ import type { AppContext } from '../../context';
 import { writeAudit } from '../../db/audit';
 import type { Tx } from '../../db/client';
 import { notFound, ValidationError } from '../../lib/errors';
-import { adminStats as autoTopupStats } from '../auto-topup/auto-topup.service';
+import { adminStats as autoTopupStats } from '../auto-topup/admin-review.service';
 import * as media from '../media/media.service';
 import * as money from '../money/money.service';
 import * as verification from '../verification/verification.service';

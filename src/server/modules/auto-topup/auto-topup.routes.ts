@@ -13,7 +13,9 @@ import { PageQuery } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
 import { adminOnly, may, sameOriginJson } from '../auth/guards';
 import { refuseCardNumbers } from '../money/card-guard';
+import { adminList } from './admin-review.service';
 import * as service from './auto-topup.service';
+import { forecast } from './forecast.service';
 
 export const autoTopupRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const owner = may('update', 'money');
@@ -40,11 +42,11 @@ export const autoTopupRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.get(
     '/auto-topup/getCart/:id',
     { onRequest: owner, schema: { params: IdParam, response: { 200: AutoTopupForecastResponse } } },
-    async (req) => ({ data: await service.forecast(ctx, req.params.id) }),
+    async (req) => ({ data: await forecast(ctx, req.params.id) }),
   );
   app.get(
     '/admin/getAutoTopup',
     { onRequest: adminOnly, schema: { querystring: PageQuery, response: { 200: AdminAutoTopupPage } } },
-    async (req) => service.adminList(ctx, req.query.page),
+    async (req) => adminList(ctx, req.query.page),
   );
 };

@@ -13,7 +13,7 @@ import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { backend, createTestApp, type TestApp } from '../../test/helpers';
 import * as money from '../money/money.service';
 import { sendFailedMail } from './auto-topup.mail';
-import { FAILED_MAIL_JOB, runDueSlots } from './auto-topup.service';
+import { FAILED_MAIL_JOB, runDueSlots } from './scheduler.service';
 import { slotsBetween } from './slots';
 
 let t: TestApp;
