@@ -10,7 +10,7 @@ import { refreshSearchWords } from './modules/directory/directory.service';
 import { removeExpiredListings } from './modules/listings/listings.service';
 import { mediaJobHandlers } from './modules/media/media.service';
 import { adminJobHandlers } from './modules/admin/admin.mail';
-import { snapshotMetrics } from './modules/admin/admin.service';
+import { snapshotMetrics } from './modules/admin/overview.service';
 import { scanDuplicates } from './modules/admin/duplicates';
 import { settleOpenPayments } from './modules/money/money.service';
 import { deleteExpiredPhotoIds } from './modules/verification/verification.service';

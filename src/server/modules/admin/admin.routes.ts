@@ -35,7 +35,11 @@ import type { AppContext } from '../../context';
 import { requireCsrf, requireUser } from '../../plugins/session';
 import * as policy from '../../policies';
 import { adminOnly, guardEvery, sameOriginJson } from '../auth/guards';
-import * as service from './admin.service';
+import { auditLog } from './audit-log.service';
+import { overview } from './overview.service';
+import { flag, getUser, search, warn } from './people.service';
+import { verificationQueue, verify, verifyVideo, videos } from './queues.service';
+import { reports, resolveReport } from './reports.service';
 import { dismissDuplicate, listDuplicates, scanDuplicates } from './duplicates';
 
 export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -49,7 +53,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   const missing = errorAnswers(404);
 
   app.get('/admin/getOverview', { schema: { response: { 200: OverviewResponse } } }, async () => ({
-    data: await service.overview(ctx),
+    data: await overview(ctx),
   }));
 
   // ---------------------------------------------------------------- people
@@ -57,20 +61,20 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.post(
     '/admin/search',
     { schema: { querystring: PageQuery, body: AdminSearchBody, response: { 200: AdminSearchPage } } },
-    async (req) => service.search(ctx, req.body.q, req.query.page),
+    async (req) => search(ctx, req.body.q, req.query.page),
   );
 
   app.get(
     '/admin/getUserData/:id',
     { schema: { params: IdParam, response: { 200: AdminUserResponse } } },
-    async (req) => ({ data: await service.getUser(ctx, req.params.id) }),
+    async (req) => ({ data: await getUser(ctx, req.params.id) }),
   );
 
   app.post(
     '/admin/flag',
     { schema: { body: FlagBody, response: { 200: AdminUserResponse, ...missing } } },
     async (req) => ({
-      data: await service.flag(ctx, actor(req), req.body),
+      data: await flag(ctx, actor(req), req.body),
     }),
   );
 
@@ -78,7 +82,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/admin/warn/:id',
     { onRequest: async (req) => requireCsrf(req), schema: { params: IdParam, response: { 200: WarnResponse } } },
-    async (req) => ({ data: await service.warn(ctx, actor(req), req.params.id) }),
+    async (req) => ({ data: await warn(ctx, actor(req), req.params.id) }),
   );
 
   // ---------------------------------------------------------------- verification and videos
@@ -86,25 +90,25 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.post(
     '/admin/getVerificationData',
     { schema: { querystring: PageQuery, body: VerificationDataBody, response: { 200: VerificationDataPage } } },
-    async (req) => service.verificationQueue(ctx, req.body.status, req.query.page),
+    async (req) => verificationQueue(ctx, req.body.status, req.query.page),
   );
 
   app.post(
     '/admin/verify',
     { schema: { body: VerifyBody, response: { 200: VerifyResponse, ...missing } } },
     async (req) => ({
-      data: await service.verify(ctx, actor(req), req.body),
+      data: await verify(ctx, actor(req), req.body),
     }),
   );
 
   app.get('/admin/getVideos', { schema: { querystring: PageQuery, response: { 200: VideosPage } } }, async (req) =>
-    service.videos(ctx, req.query.page),
+    videos(ctx, req.query.page),
   );
 
   app.post(
     '/admin/verifyVideo/:id',
     { schema: { params: IdParam, body: VerifyVideoBody, response: { 200: VerifyVideoResponse } } },
-    async (req) => ({ data: await service.verifyVideo(ctx, actor(req), req.params.id, req.body) }),
+    async (req) => ({ data: await verifyVideo(ctx, actor(req), req.params.id, req.body) }),
   );
 
   // ---------------------------------------------------------------- reports, duplicates, audit log
@@ -112,13 +116,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.post(
     '/admin/getReports',
     { schema: { querystring: PageQuery, body: ReportsBody, response: { 200: ReportsPage } } },
-    async (req) => service.reports(ctx, req.body.status, req.query.page),
+    async (req) => reports(ctx, req.body.status, req.query.page),
   );
 
   app.post(
     '/admin/resolveReport',
     { schema: { body: ResolveReportBody, response: { 200: ResolveReportResponse, ...missing } } },
-    async (req) => ({ data: await service.resolveReport(ctx, actor(req), req.body) }),
+    async (req) => ({ data: await resolveReport(ctx, actor(req), req.body) }),
   );
 
   app.get(
@@ -140,6 +144,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.post(
     '/admin/getAuditLog',
     { schema: { querystring: PageQuery, body: AuditLogBody, response: { 200: AuditLogPage } } },
-    async (req) => service.auditLog(ctx, req.body, req.query.page),
+    async (req) => auditLog(ctx, req.body, req.query.page),
   );
 };

@@ -9,8 +9,7 @@ import type { AppContext } from '../../context';
 import { writeAudit } from '../../db/audit';
 import { notFound, ValidationError } from '../../lib/errors';
 import * as media from '../media/media.service';
-import type { Actor } from './admin.service';
-import { presentPeople } from './admin.service';
+import { presentPeople, type Actor } from './people.service';
 import * as repo from './admin.repo';
 
 /**

@@ -1,5 +1,5 @@
 // What admins see of auto-topup: every timer with its last run and recent failures
-// (GET /api/admin/getAutoTopup), and the overview's figures (admin.service.ts).
+// (GET /api/admin/getAutoTopup), and the overview's figures (admin/overview.service.ts).
 import { ADMIN_AUTO_TOPUP_PAGE_SIZE, type AdminAutoTopupPage } from '#shared/schemas/auto-topup.ts';
 import type { AppContext } from '../../context';
 import { homeCityOf, screenNamesOf } from '../listings/listings.service';
