@@ -231,6 +231,12 @@ export const profiles = pgTable(
     // (unaccent() is not immutable, so it cannot sit in an index expression).
     searchText: text('search_text').notNull().default(''),
     avatarMediaId: integer('avatar_media_id'),
+    // "Available now" (issue 27, docs/decisions/0320): until this moment; switched on for 1 to 8 hours from
+    // the edit overview, ends by itself (the directory's versions hold the next end). Null: off.
+    availableUntil: ts('available_until'),
+    // The date of birth given at registration while she shows her age (docs/decisions/0321), else null:
+    // the public sees the age computed from it, never the date; the age filter reads this column.
+    shownBirthDate: date('shown_birth_date', { mode: 'string' }),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -239,6 +245,13 @@ export const profiles = pgTable(
     index('profiles_search_trgm').using('gin', sql`${t.searchText} gin_trgm_ops`),
     // Admin search by phone, typed with or without spaces.
     index('profiles_phone_trgm').using('gin', sql`replace(${t.phone}, ' ', '') gin_trgm_ops`),
+    // The next end of "available now" (the directory's versions) and the filters of issue 27, item 1.
+    index('profiles_available_until')
+      .on(t.availableUntil)
+      .where(sql`${t.availableUntil} is not null`),
+    index('profiles_shown_birth_date')
+      .on(t.shownBirthDate)
+      .where(sql`${t.shownBirthDate} is not null`),
   ],
 );
 

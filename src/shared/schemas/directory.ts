@@ -35,6 +35,8 @@ export const ProfileItem = z.object({
   heading: z.string().nullable(),
   avatar: Picture.nullable(),
   verified: z.boolean(),
+  /** "Available now" runs (docs/decisions/0320): a badge, never a position. */
+  available_now: z.boolean(),
   /** In an additional location whose tour, if dated, runs now (docs/decisions/0403). */
   on_tour: z.boolean(),
   /** A dated tour: announced while coming ("visiting from"), with its dates while it runs. */
@@ -119,6 +121,8 @@ export const Profile = z.object({
   rates: RateTable,
   verified: z.boolean(),
   verified_at: z.string().nullable(),
+  /** "Available now" until this moment (ISO), null while off (docs/decisions/0320). */
+  available_until: z.string().nullable(),
   views: z.number(),
   /** Seconds since the owner was last seen; null when never. */
   last_seen: z.number().nullable(),

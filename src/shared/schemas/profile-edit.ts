@@ -331,6 +331,8 @@ export const Overview = z.object({
     verified_at: z.string().nullable(),
   }),
   city: CityRef.nullable(),
+  /** "Available now" until this moment (ISO); null while off or ended (docs/decisions/0320). */
+  available_until: z.string().nullable(),
   /** One entry per day, oldest first, the last being today (UTC); days without activity are zeros. */
   stats: z.array(StatsDay),
   totals: z.object({ impressions: z.number(), views: z.number(), phone_reveals: z.number() }),
@@ -394,5 +396,22 @@ export const ListingView = z.object({
 export type ListingView = z.infer<typeof ListingView>;
 export const ListingsResponse = z.object({ data: z.object({ listed: z.boolean(), listings: z.array(ListingView) }) });
 export type ListingsResponse = z.infer<typeof ListingsResponse>;
+
+// ---------------------------------------------------------------- available now
+
+/** "Available now" lasts 1 to 8 hours (issue 27, item 3); 0 switches it off before its end. */
+export const AVAILABLE_HOURS_MAX = 8;
+const availableHours = z
+  .number({ error: () => messageText('edit:errors.availableHours', { max: AVAILABLE_HOURS_MAX }) })
+  .refine((v) => Number.isInteger(v) && v >= 0 && v <= AVAILABLE_HOURS_MAX, {
+    message: messageText('edit:errors.availableHours', { max: AVAILABLE_HOURS_MAX }),
+    params: { i18n: 'edit:errors.availableHours', max: AVAILABLE_HOURS_MAX },
+  });
+
+/** POST /edit/setAvailableNow/{id}: "available now" from this moment for `hours`; 0 ends it now. */
+export const AvailableNowBody = z.strictObject({ hours: availableHours });
+export type AvailableNowBody = z.infer<typeof AvailableNowBody>;
+export const AvailableNowResponse = z.object({ data: z.object({ available_until: z.string().nullable() }) });
+export type AvailableNowResponse = z.infer<typeof AvailableNowResponse>;
 
 export const OkResponse = z.object({ data: z.object({ ok: z.literal(true) }) });

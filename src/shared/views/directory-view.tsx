@@ -93,6 +93,11 @@ export function ProfileCardView({
                   {tourBadge(item, t, lang)}
                 </span>
               )}
+              {item.available_now && (
+                <span className="badge badge--available" data-testid="card-available">
+                  {t('item.availableNow')}
+                </span>
+              )}
               {distanceKm !== undefined && (
                 <span className="badge badge--distance" data-testid="card-distance">
                   {distanceKm < 1 ? t('nearby.lessThanOne') : t('nearby.distance', { km: Math.round(distanceKm) })}

@@ -33,6 +33,7 @@ const profile: Profile = {
   rates: { incall: {}, outcall: {} },
   verified: false,
   verified_at: null,
+  available_until: null,
   views: 0,
   last_seen: null,
   avatar: null,

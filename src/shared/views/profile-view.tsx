@@ -157,6 +157,11 @@ export function ProfileView(props: ProfileViewProps) {
                   : t('profile.verified')}
               </li>
             )}
+            {profile.available_until && (
+              <li className="profile__available" data-testid="profile-available">
+                <span className="badge badge--available-inline">{t('profile.availableNow')}</span>
+              </li>
+            )}
             {profile.last_seen !== null && (
               <li data-testid="profile-last-seen">
                 {profile.last_seen < ONLINE_SECONDS

@@ -120,6 +120,7 @@ export function toProfileItem(profile: Profile): ProfileItem {
     heading: profile.heading,
     avatar: profile.avatar,
     verified: profile.verified,
+    available_now: profile.available_until !== null && Date.parse(profile.available_until) > Date.now(),
     on_tour,
     tour,
     user: { city, place, profile: profile.screen_name },

@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import type {
   AttributeResponse,
+  AvailableNowResponse,
   CitiesResponse,
   ListingsResponse,
   OverviewResponse,
@@ -122,4 +123,14 @@ export function useSetTourDates(id: number) {
 /** After an avatar upload on the media screens: the profile may have become complete. */
 export function useRefreshProfile(id: number) {
   return useInvalidateProfile(id);
+}
+
+/** "Available now" for `hours` from this moment (0: off now); the overview shows its end (docs/decisions/0320). */
+export function useSetAvailableNow(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (hours: number) =>
+      (await api<AvailableNowResponse>(`/edit/setAvailableNow/${id}`, { method: 'POST', body: { hours } })).data,
+    onSettled: () => client.invalidateQueries({ queryKey: editKeys.overview(id) }),
+  });
 }

@@ -1,13 +1,14 @@
 // The top of /edit/{id} (GET /edit/getOverview/{id}/30): completeness with links to what is missing, ad
 // status, position in the home city, balance, verification, and the last 30 days as a chart.
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { Overview as OverviewData } from '#shared/schemas/profile-edit.ts';
+import { AVAILABLE_HOURS_MAX, type Overview as OverviewData } from '#shared/schemas/profile-edit.ts';
 import { SECTION_OF_REQUIRED, menuLink } from '#shared/rules/edit-sections.ts';
 import { formatDate } from '#shared/views/format.ts';
 import { formatMinor } from '#client/lib/money-format.ts';
-import { OVERVIEW_DAYS, useOverview } from './api';
+import { intlLocale } from '#shared/views/format.ts';
+import { OVERVIEW_DAYS, useOverview, useSetAvailableNow } from './api';
 
 // The chart library comes with the chart, after the rest of the page.
 const StatsChart = lazy(() => import('./stats-chart').then((m) => ({ default: m.StatsChart })));
@@ -84,6 +85,9 @@ function OverviewBody({ id, o }: { id: number; o: OverviewData }) {
             t('overview.noPosition')
           )}
         </Fact>
+        <Fact label={t('overview.available')} testId="overview-available">
+          <AvailableNow id={id} until={o.available_until} />
+        </Fact>
         <Fact label={t('overview.balance')} testId="overview-balance">
           {formatMinor(o.balance, o.currency, i18n.language)} ·{' '}
           <Link to={`/edit/load/${id}`}>{t('overview.loadCredits')}</Link>
@@ -112,5 +116,56 @@ function OverviewBody({ id, o }: { id: number; o: OverviewData }) {
         <StatsChart stats={o.stats} />
       </Suspense>
     </>
+  );
+}
+
+const HOUR_CHOICES = Array.from({ length: AVAILABLE_HOURS_MAX }, (_, i) => i + 1);
+const DEFAULT_HOURS = 2;
+
+/**
+ * "Available now" in one tap (issue 27, item 3; docs/decisions/0320): the button switches it on for the
+ * hours chosen beside it (2 unless changed); while on, its end and a button that ends it now.
+ */
+function AvailableNow({ id, until }: { id: number; until: string | null }) {
+  const { t, i18n } = useTranslation('edit');
+  const [hours, setHours] = useState(DEFAULT_HOURS);
+  const set = useSetAvailableNow(id);
+  if (until) {
+    const time = new Date(until).toLocaleTimeString(intlLocale(i18n.language), { hour: '2-digit', minute: '2-digit' });
+    return (
+      <span className="overview__available">
+        <span className="overview__ok" data-testid="available-until">
+          {t('overview.availableUntil', { time })}
+        </span>
+        <button type="button" className="button" disabled={set.isPending} onClick={() => set.mutate(0)}>
+          {t('overview.switchOff')}
+        </button>
+      </span>
+    );
+  }
+  return (
+    <span className="overview__available">
+      <span className="muted">{t('overview.availableOff')}</span>
+      <label className="overview__hours">
+        <span className="visually-hidden">{t('overview.availableFor')}</span>
+        <select value={hours} onChange={(e) => setHours(Number(e.target.value))} data-testid="available-hours">
+          {HOUR_CHOICES.map((h) => (
+            <option key={h} value={h}>
+              {t('overview.hours', { count: h })}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={set.isPending}
+        onClick={() => set.mutate(hours)}
+        data-testid="available-on"
+      >
+        {t('overview.switchOn')}
+      </button>
+      <small className="muted overview__hint">{t('overview.availableHint')}</small>
+    </span>
   );
 }

@@ -144,6 +144,7 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/edit/findCities': { access: 'user' },
   'GET /api/edit/getListings/:id': { access: 'owner' },
   'POST /api/edit/setTourDates/:id': { access: 'owner' },
+  'POST /api/edit/setAvailableNow/:id': { access: 'owner' },
 };
 
 let t: TestApp;

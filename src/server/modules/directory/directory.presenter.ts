@@ -27,6 +27,10 @@ function avatarPicture(row: AvatarColumns, media: MediaStore): Picture | null {
   );
 }
 
+/** "Available now" runs at `now` (docs/decisions/0320): its end is a moment of the directory's versions. */
+const availableAt = (until: Date | string | null | undefined, now: Date) =>
+  until ? new Date(until).getTime() > now.getTime() : false;
+
 const galleryPicture = (g: GalleryRow, media: MediaStore) =>
   pictureOf(
     { storageKey: g.storage_key, variants: g.variants, width: g.width, height: g.height, placeholder: g.placeholder },
@@ -48,6 +52,7 @@ export function presentItem(
     heading: row.heading,
     avatar: avatarPicture(row, media),
     verified: row.verification_status === 'verified',
+    available_now: availableAt(row.available_until, now),
     on_tour,
     tour,
     position,
@@ -109,6 +114,7 @@ export function presentProfile(
     rates: { incall: row.rates?.incall ?? {}, outcall: row.rates?.outcall ?? {} },
     verified: row.verification_status === 'verified',
     verified_at: iso(row.verified_at),
+    available_until: availableAt(row.available_until, extra.now) ? iso(row.available_until) : null,
     views: row.views,
     last_seen: lastSeen,
     avatar: avatarPicture(row, media),

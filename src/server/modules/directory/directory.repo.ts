@@ -32,6 +32,7 @@ export const itemProfileColumns = {
   heading: p.heading,
   verification_status: p.verificationStatus,
   place: p.place,
+  available_until: p.availableUntil,
   ...avatarColumns,
 };
 
@@ -303,6 +304,7 @@ function prepareProfile(db: Db, by: 'id' | 'name') {
       listed: p.listed,
       verification_status: p.verificationStatus,
       verified_at: p.verifiedAt,
+      available_until: p.availableUntil,
       views: p.views,
       last_seen_at: accounts.lastSeenAt,
       city_id: c.id,

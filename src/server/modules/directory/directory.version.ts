@@ -76,10 +76,12 @@ export function versionStatement(at: number, profileIds: number[] = [], scopes: 
           'seen', (extract(epoch from a.last_seen_at) * 1000)::bigint))
         from profiles p join accounts a on a.id = p.user_id where p.user_id in (${profileIds.join(',')})) as live`
     : '';
+  const moment = `'${new Date(at).toISOString()}'::timestamptz`;
   return `select concat_ws('.', db_token, v,
           (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next${live}${scoped}
         from directory_version,
-          (select (extract(epoch from ${nextListingChangeSql(`'${new Date(at).toISOString()}'::timestamptz`)}) * 1000)::bigint as next) n`;
+          (select least((extract(epoch from ${nextListingChangeSql(moment)}) * 1000)::bigint,
+            ${availableEndMs(moment)}) as next) n`;
 }
 
 /**
@@ -111,6 +113,19 @@ const changeMs = (at: string, where?: string) =>
   `(select (extract(epoch from ${nextListingChangeSql(at, where)}) * 1000)::bigint)`;
 
 /**
+ * The next end of "available now" after `at` among the profiles `where` names (alias `ap`), as epoch ms
+ * (docs/decisions/0320): a card's or profile's badge turns off then, with no write, like a tour's start
+ * (0403). The partial index `profiles_available_until` holds only those switched on, so the range
+ * `> at` reads the profiles available now, each checked against the scope.
+ */
+const availableEndMs = (at: string, where?: string) =>
+  `(select (extract(epoch from min(ap.available_until)) * 1000)::bigint from profiles ap
+    where ap.available_until is not null and ap.available_until > ${at}${where ? ` and ${where}` : ''})`;
+/** A listed profile `ap` with a listing in the scope (its directory entries, migration 0010). */
+const entryIn = (where: string) =>
+  `exists (select 1 from directory_entries e where e.profile_id = ap.user_id and ${where})`;
+
+/**
  * One scope's part of the version as `json_build_array(part, next expiry in ms or null)`: the scope's
  * counter (the last commit that changed it, kept by the triggers of migration 0010) and the next moment a
  * listing in it expires or a tour in it starts after `at` (the time-driven changes: docs/decisions/0700,
@@ -120,25 +135,27 @@ function scopeExpression(key: string, at: string): string | null {
   const [kind, a = '', b = '', c = ''] = key.split('|');
   // What a card or a profile shows changes when a listing in the scope expires or a tour in it starts
   // (docs/decisions/0403); a count only when one expires (a coming tour is listed and counted already).
-  const next = (where: string) => changeMs(at, where);
+  // "Available now" ends (0320) change what cards and profiles show too: the earlier of the two moments.
+  const next = (where: string, profiles: string) =>
+    `(select least(${changeMs(at, where)}, ${availableEndMs(at, profiles)}))`;
   const nextExpiry = (where: string) => epochMs(`where ${where} and expires_at > ${at}`);
   // The next such moment is in the version too: after it, a new key (and on PGlite, a new read).
   const pair = (part: string, n: string) =>
     `(select json_build_array(concat_ws('.', ${part}, x.n), x.n) from ${n} x(n))`;
   switch (kind) {
     case 'g':
-      return pair(scopeV("'g'"), changeMs(at));
+      return pair(scopeV("'g'"), `(select least(${changeMs(at)}, ${availableEndMs(at)}))`);
     case 'k':
       return pair(scopeV("'n:*'"), epochMs(`where expires_at > ${at}`));
     case 'l':
       if (!b)
         return `(select ${pair(
           `concat_ws('.', co.code, ${scopeV(`'c:' || co.code || ':' || ${literal(c)}`)})`,
-          next('country_code = co.code'),
+          next('country_code = co.code', entryIn('e.country_code = co.code')),
         )} from countries co where co.slug = ${literal(a)})`;
       return `(select ${pair(
         `concat_ws('.', ci.id, ${scopeV(`'y:' || co.code || ':' || ci.id || ':' || ${literal(c)}`)})`,
-        next('city_id = ci.id'),
+        next('city_id = ci.id', entryIn('e.city_id = ci.id')),
       )} from countries co join cities ci on ci.country_code = co.code
          where co.slug = ${literal(a)} and ci.slug = ${literal(b)})`;
     case 'v':
@@ -147,10 +164,10 @@ function scopeExpression(key: string, at: string): string | null {
     case 'p': {
       const id = Number(a);
       if (!Number.isSafeInteger(id)) return null;
-      return pair(`${scopeV(`'p:${id}'`)}::text`, next(`profile_id = ${id}`));
+      return pair(`${scopeV(`'p:${id}'`)}::text`, next(`profile_id = ${id}`, `ap.user_id = ${id}`));
     }
     case 'n':
-      return `(select ${pair(`concat_ws('.', p.user_id, ${scopeV(`'p:' || p.user_id`)})`, next('profile_id = p.user_id'))}
+      return `(select ${pair(`concat_ws('.', p.user_id, ${scopeV(`'p:' || p.user_id`)})`, next('profile_id = p.user_id', 'ap.user_id = p.user_id'))}
         from profiles p where lower(p.screen_name) = lower(${literal(a)}))`;
     default:
       return null;

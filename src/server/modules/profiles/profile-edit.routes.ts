@@ -1,13 +1,16 @@
 // Edit calls of spec section 7 (docs/decisions/0310): POST /edit/setAttribute/{id},
 // POST /edit/getAttribute/{id}, GET /getUpdateData/{id}, POST /update (the signed-in account's
 // profile, or `user_id` for an admin), GET /edit/getOverview/{id}/{days}; plus the city picker
-// GET /edit/findCities and the listings screen's GET /edit/getListings/{id}, POST /edit/setTourDates/{id}.
+// GET /edit/findCities and the listings screen's GET /edit/getListings/{id}, POST /edit/setTourDates/{id};
+// "available now" from the overview, POST /edit/setAvailableNow/{id} (issue 27, docs/decisions/0320).
 // {id} is the account: its owner or an admin (may('update', 'profile') in onRequest, before any body is read).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam } from '#shared/api/fields.ts';
 import { errorAnswers } from '#shared/schemas/answers.ts';
 import {
   AttributeResponse,
+  AvailableNowBody,
+  AvailableNowResponse,
   CitiesResponse,
   FindCitiesQuery,
   GetAttributeBody,
@@ -57,6 +60,19 @@ export const profileEditRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     '/edit/getOverview/:id/:days',
     { onRequest: owner, schema: { params: OverviewParams, response: { 200: OverviewResponse } } },
     async (req) => ({ data: await service.getOverview(ctx, req.params.id, req.params.days) }),
+  );
+
+  app.post(
+    '/edit/setAvailableNow/:id',
+    {
+      onRequest: owner,
+      schema: {
+        params: IdParam,
+        body: AvailableNowBody,
+        response: { 200: AvailableNowResponse, ...errorAnswers(404) },
+      },
+    },
+    async (req) => ({ data: await service.setAvailableNow(ctx, requireUser(req), req.params.id, req.body) }),
   );
 
   app.get(

@@ -8,6 +8,8 @@ import { RATE_KEYS, WEEKDAYS, type Language } from '#shared/constants.ts';
 import { LINK_KEYS } from '#shared/rules/profile-fields.ts';
 import type {
   Attribute,
+  AvailableNowBody,
+  AvailableNowResponse,
   CitiesResponse,
   CityRef,
   ListingsResponse,
@@ -41,6 +43,7 @@ import * as repo from './profile-edit.repo';
 
 const UNIQUE_VIOLATION = '23505';
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const CITY_RESULTS = 20;
 
 type Actor = Pick<SessionUser, 'id' | 'role'>;
@@ -265,9 +268,38 @@ export async function getOverview(ctx: AppContext, userId: number, days: number)
       verified_at: current.profile.verifiedAt ? current.profile.verifiedAt.toISOString() : null,
     },
     city: data.city,
+    available_until: availableUntil(current.profile.availableUntil, now),
     stats,
     totals: { impressions: sum('impressions'), views: sum('views'), phone_reveals: sum('phone_reveals') },
   };
+}
+
+/** "Available now" until (ISO) while it runs at `now`, else null (docs/decisions/0320). */
+const availableUntil = (until: Date | null, now: Date) =>
+  until && until.getTime() > now.getTime() ? until.toISOString() : null;
+
+/**
+ * POST /edit/setAvailableNow/{id}: "available now" from this moment for 1 to 8 hours (0: off now). It ends
+ * by itself: the directory's versions hold the next end, so no cached answer shows it afterwards
+ * (directory.version.ts). It changes no position: the ranking reads none of it.
+ */
+export async function setAvailableNow(
+  ctx: AppContext,
+  actor: Actor,
+  userId: number,
+  body: AvailableNowBody,
+): Promise<AvailableNowResponse['data']> {
+  assertMayEdit(actor, userId);
+  const now = ctx.now();
+  const until = body.hours > 0 ? new Date(now.getTime() + body.hours * HOUR_MS) : null;
+  // Nothing the directory derives reads it (complete, listed, search text): no re-derivation.
+  await ctx.db.transaction(async (tx) => {
+    if (!(await lockAccount(tx, userId)) || !(await repo.loadProfile(tx, userId))) throw notFound();
+    await repo.updateProfile(tx, userId, now, { availableUntil: until });
+    if (actor.id !== userId)
+      await writeAudit(tx, { actorId: actor.id, action: 'profile.availableNow', targetUserId: userId, at: now });
+  });
+  return { available_until: availableUntil(until, now) };
 }
 
 /** GET /edit/findCities: the Location section's picker over the imported cities. */

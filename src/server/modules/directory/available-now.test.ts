@@ -1,0 +1,135 @@
+// "Available now" (issue 27, item 3; docs/decisions/0320), on PGlite and PostgreSQL: the owner switches it
+// on from the overview for 1 to 8 hours; cards and the profile show it at once; at its end every cached
+// answer turns by itself (no write: the versions hold the next end, like a tour's start, 0403), while
+// answers of places she is not in stay cached; it moves no position.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { atClock } from '../../test/clock';
+import { BERLIN, createAdvertiser, createSession, MANCHESTER, seedGeo, type Session } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/helpers';
+import { answerCache } from './directory.cache';
+
+let t: TestApp;
+const ids: Record<string, number> = {};
+let owner: Session;
+/** Keys of the answers made (not found in the cache) since the last reset. */
+let made: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedGeo(t.ctx);
+  const ago = (m: number) => new Date(Date.now() - m * 60_000);
+  ids.anna = (await createAdvertiser(t.ctx, { screenName: 'Anna Now', bumpedAt: ago(50) })).account.id;
+  ids.bea = (await createAdvertiser(t.ctx, { screenName: 'Bea Now', bumpedAt: ago(40) })).account.id;
+  ids.cleo = (
+    await createAdvertiser(t.ctx, { screenName: 'Cleo Now', bumpedAt: ago(30), city: MANCHESTER })
+  ).account.id;
+  ids.dora = (await createAdvertiser(t.ctx, { screenName: 'Dora Now', bumpedAt: ago(20), city: BERLIN })).account.id;
+  owner = await createSession(t.ctx, ids.anna);
+  const cache = answerCache(t.ctx);
+  const get = cache.get.bind(cache);
+  cache.get = (key, produce) =>
+    get(key, () => {
+      made.push(key);
+      return produce();
+    });
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  made = [];
+});
+
+type Item = { id: number; available_now: boolean };
+const post = async (url: string, payload: object) => {
+  const res = await t.app.inject({ method: 'POST', url, payload });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+const pages = {
+  uk: () => post('/api/directory/getDirectory?page=1', { country: 'united-kingdom' }),
+  london: () => post('/api/directory/getDirectory?page=1', { country: 'united-kingdom', place: 'london' }),
+  germany: () => post('/api/directory/getDirectory?page=1', { country: 'germany' }),
+  search: () => post('/api/directory/search?page=1', { q: 'Anna Now' }),
+  anna: async () => (await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}?track=0` })).json(),
+};
+const flag = (page: { data: Item[] }, id: number) => page.data.find((i) => i.id === id)?.available_now;
+const order = (page: { data: Item[] }) => page.data.map((i) => i.id);
+const setAvailable = (payload: object, session: Session = owner) =>
+  t.app.inject({ method: 'POST', url: `/api/edit/setAvailableNow/${ids.anna}`, ...session, payload });
+const overview = async () =>
+  (await t.app.inject({ method: 'GET', url: `/api/edit/getOverview/${ids.anna}/7`, ...owner })).json().data;
+
+describe('available now', () => {
+  it('is switched on for some hours, shows on cards and the profile at once, and moves nobody', async () => {
+    const before = { uk: order(await pages.uk()), london: order(await pages.london()) };
+    expect(flag(await pages.uk(), ids.anna)).toBe(false);
+    expect((await pages.anna()).profile.available_until).toBeNull();
+    expect((await overview()).available_until).toBeNull();
+
+    const at = t.ctx.now();
+    const res = await setAvailable({ hours: 3 });
+    expect(res.statusCode, res.body).toBe(200);
+    const until = new Date(res.json().data.available_until).getTime();
+    expect(until - at.getTime()).toBeGreaterThanOrEqual(3 * 3_600_000);
+    expect(until - t.ctx.now().getTime()).toBeLessThanOrEqual(3 * 3_600_000);
+    expect((await overview()).available_until).toBe(res.json().data.available_until);
+
+    expect(flag(await pages.uk(), ids.anna)).toBe(true);
+    expect(flag(await pages.london(), ids.anna)).toBe(true);
+    expect(flag(await pages.search(), ids.anna)).toBe(true);
+    expect(flag(await pages.uk(), ids.bea)).toBe(false);
+    expect((await pages.anna()).profile.available_until).toBe(res.json().data.available_until);
+    // The ranking rule is the whole order: no place gained.
+    expect(order(await pages.uk())).toEqual(before.uk);
+    expect(order(await pages.london())).toEqual(before.london);
+
+    expect((await setAvailable({ hours: 0 })).json().data.available_until).toBeNull();
+    expect(flag(await pages.london(), ids.anna)).toBe(false);
+    expect((await pages.anna()).profile.available_until).toBeNull();
+  });
+
+  it('ends by itself: no cached answer shows it after its end, and other places stay cached', async () => {
+    const start = new Date(Math.floor(Date.now() / 1000) * 1000);
+    await atClock(t.ctx, start, async () => {
+      expect((await setAvailable({ hours: 1 })).statusCode).toBe(200);
+    });
+    const end = new Date(start.getTime() + 3_600_000);
+    // Warm every answer a minute before the end, twice (the second from the cache).
+    const warmAt = new Date(end.getTime() - 60_000);
+    await atClock(t.ctx, warmAt, async () => {
+      for (let i = 0; i < 2; i++) for (const read of Object.values(pages)) await read();
+      expect(flag(await pages.uk(), ids.anna)).toBe(true);
+      expect((await pages.anna()).profile.available_until).toBe(end.toISOString());
+    });
+    made = [];
+    await atClock(t.ctx, new Date(end.getTime() - 1), async () => {
+      expect(flag(await pages.london(), ids.anna)).toBe(true);
+      expect(made).toEqual([]);
+    });
+    await atClock(t.ctx, end, async () => {
+      expect(flag(await pages.uk(), ids.anna)).toBe(false);
+      expect(flag(await pages.london(), ids.anna)).toBe(false);
+      expect(flag(await pages.search(), ids.anna)).toBe(false);
+      expect((await pages.anna()).profile.available_until).toBeNull();
+      made = [];
+      // Germany holds no profile of hers: its cached answer was kept.
+      await pages.germany();
+      expect(made).toEqual([]);
+    });
+    expect((await setAvailable({ hours: 0 })).statusCode).toBe(200);
+  });
+
+  it('takes 1 to 8 whole hours, from the owner or an admin only', async () => {
+    for (const body of [{ hours: 9 }, { hours: -1 }, { hours: 1.5 }, { hours: '2' }, {}, { hours: 2, until: 'x' }]) {
+      const res = await setAvailable(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(422);
+    }
+    const stranger = await createSession(t.ctx, ids.bea);
+    expect((await setAvailable({ hours: 2 }, stranger)).statusCode).toBe(403);
+    expect((await setAvailable({ hours: 2 }, {} as Session)).statusCode).toBe(401);
+    expect((await pages.anna()).profile.available_until).toBeNull();
+    const admin = (await createAdvertiser(t.ctx, { role: 'admin' })).account.id;
+    expect((await setAvailable({ hours: 8 }, await createSession(t.ctx, admin))).statusCode).toBe(200);
+    expect((await pages.anna()).profile.available_until).not.toBeNull();
+    await setAvailable({ hours: 0 });
+  });
+});
