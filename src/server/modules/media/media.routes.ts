@@ -24,7 +24,9 @@ import type { AppContext } from '../../context';
 import * as policy from '../../policies';
 import { requireCsrf, requireUser } from '../../plugins/session';
 import { may, signedIn } from '../auth/guards';
-import * as service from './media.service';
+import { deleteAllMedia, getMediaState } from './media.service';
+import { deleteMedia, updateGalleryOrder, uploadPhoto } from './photos.service';
+import { deleteVideo, uploadVideo, videoFile, videoState } from './video.service';
 import { sendObject } from './media-serving';
 import { readUpload, readUploadToFile } from './upload';
 
@@ -52,7 +54,7 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const userId = req.query.id ?? actor.id;
       policy.authorize(actor, 'update', policy.media(userId));
       const upload = await readUpload(req, MEDIA_LIMITS.photoBytes);
-      return { data: await service.uploadPhoto(ctx, { actor, userId, type: req.params.type, ...upload }) };
+      return { data: await uploadPhoto(ctx, { actor, userId, type: req.params.type, ...upload }) };
     },
   );
 
@@ -63,7 +65,7 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const file = await readUploadToFile(req, MEDIA_LIMITS.videoBytes);
       try {
         return {
-          data: await service.uploadVideo(ctx, {
+          data: await uploadVideo(ctx, {
             userId: req.params.id,
             file: file.path,
             bytes: file.bytes,
@@ -79,19 +81,19 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/edit/getGallery/:id',
     { onRequest: owner, schema: { params: IdParam, response: { 200: MediaStateResponse } } },
-    async (req) => ({ data: await service.getMediaState(ctx, req.params.id) }),
+    async (req) => ({ data: await getMediaState(ctx, req.params.id) }),
   );
 
   app.post(
     '/edit/deleteMedia/:id',
     { onRequest: owner, schema: { params: IdParam, body: DeleteMediaBody, response: { 200: DeletedResponse } } },
-    async (req) => ({ data: await service.deleteMedia(ctx, req.params.id, req.body.id) }),
+    async (req) => ({ data: await deleteMedia(ctx, req.params.id, req.body.id) }),
   );
 
   app.post(
     '/edit/updateGalleryPos/:id',
     { onRequest: owner, schema: { params: IdParam, body: GalleryOrderBody, response: { 200: GalleryOrderResponse } } },
-    async (req) => ({ data: await service.updateGalleryOrder(ctx, req.params.id, req.body.gallery) }),
+    async (req) => ({ data: await updateGalleryOrder(ctx, req.params.id, req.body.gallery) }),
   );
 
   // The spec makes this a GET; it still changes state, so it needs the CSRF header like a POST
@@ -102,19 +104,19 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       onRequest: [owner, async (req) => requireCsrf(req)],
       schema: { params: IdParam, response: { 200: DeletedResponse } },
     },
-    async (req) => ({ data: await service.deleteVideo(ctx, req.params.id) }),
+    async (req) => ({ data: await deleteVideo(ctx, req.params.id) }),
   );
 
   app.post(
     '/edit/deleteAllMedia/:id',
     { onRequest: owner, schema: { params: IdParam, body: z.strictObject({}), response: { 200: DeletedResponse } } },
-    async (req) => ({ data: await service.deleteAllMedia(ctx, req.params.id) }),
+    async (req) => ({ data: await deleteAllMedia(ctx, req.params.id) }),
   );
 
   app.get(
     '/edit/videoProgress/:id',
     { onRequest: owner, schema: { params: IdParam, response: { 200: VideoResponse } } },
-    async (req) => ({ data: await service.videoState(ctx, req.params.id) }),
+    async (req) => ({ data: await videoState(ctx, req.params.id) }),
   );
 
   // The owner and admins watch a video the public cannot see yet: the MP4 itself (streamed, by range for
@@ -135,7 +137,7 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (req, reply) => {
-      const file = await service.videoFile(ctx, req.params.id);
+      const file = await videoFile(ctx, req.params.id);
       return sendObject(req, reply, ctx.media, file.visibility, file.key, 'private, no-store');
     },
   );

@@ -1,7 +1,7 @@
 // Media of a profile as a whole (spec sections 2, 3, 5, 7; DESIGN.md "Privacy and safety of
 // advertisers"): the editor's state, deleting everything, and the pictures the admin screens and the
 // duplicate scan read. Pictures are photos.service.ts, the video video.service.ts and its conversion
-// video.job.ts; other modules call them through here.
+// video.job.ts: the module's routes call them directly, other modules through the re-exports here.
 import { GALLERY_MAX } from '#shared/constants.ts';
 import { MEDIA_LIMITS, type MediaState, type Picture } from '#shared/schemas/media.ts';
 import type { AppContext } from '../../context';
