@@ -43,9 +43,20 @@ const EnvSchema = z
     PRICE_ADDITIONAL_LOCATION: z.coerce.number().int().positive().default(1500),
     /** The smallest card or crypto load. */
     MIN_TOPUP: z.coerce.number().int().positive().default(1000),
-    // Load methods (docs/decisions/0400): the built-in sandbox (the default outside production), or BTCPay
-    // Server for crypto; 'none' switches a method off.
-    CARD_PROVIDER: z.enum(['sandbox', 'none']).optional(),
+    // Load methods (docs/decisions/0400): the built-in sandbox (the default outside production), Verotel
+    // FlexPay for cards (0420), BTCPay Server for crypto; 'none' switches a method off.
+    CARD_PROVIDER: z.enum(['sandbox', 'verotel', 'none']).optional(),
+    /** Verotel FlexPay (decision 0420): the brand's host, the website's shop ID and its signature key. */
+    VEROTEL_URL: z.url().default('https://secure.verotel.com'),
+    VEROTEL_SHOP_ID: z
+      .string()
+      .regex(/^\d{1,12}$/)
+      .optional(),
+    VEROTEL_SIGNATURE_KEY: z.string().min(1).optional(),
+    /** The website is in test mode in Verotel's Control Center: say so on screen and to the admin. */
+    VEROTEL_TEST_MODE: z.enum(['true', 'false']).default('false'),
+    /** Comma-separated addresses postbacks may come from (Verotel support gives them); unset: any. */
+    VEROTEL_POSTBACK_IPS: z.string().optional(),
     CRYPTO_PROVIDER: z.enum(['sandbox', 'btcpay', 'none']).optional(),
     BTCPAY_URL: z.url().optional(),
     BTCPAY_STORE_ID: z.string().min(1).optional(),
@@ -110,6 +121,9 @@ const EnvSchema = z
         message: 'required in production (e.g. https://example.com)',
       });
     checkS3(env, ctx);
+    if (env.CARD_PROVIDER === 'verotel')
+      for (const key of ['VEROTEL_SHOP_ID', 'VEROTEL_SIGNATURE_KEY'] as const)
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when CARD_PROVIDER=verotel' });
     if (env.CRYPTO_PROVIDER !== 'btcpay') return;
     for (const key of ['BTCPAY_URL', 'BTCPAY_STORE_ID', 'BTCPAY_API_KEY', 'BTCPAY_WEBHOOK_SECRET'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when CRYPTO_PROVIDER=btcpay' });

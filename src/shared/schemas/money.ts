@@ -52,12 +52,17 @@ export const Product = z.object({
 });
 export type Product = z.infer<typeof Product>;
 
+/** Who takes each load method, and whether it is a test provider or in test mode (admin money screen). */
+export const ProviderInfo = z.object({ name: z.string(), sandbox: z.boolean(), test_mode: z.boolean() });
+
 /** GET /api/payment/products (public, for /shop and /what-you-get). */
 export const ProductsResponse = z.object({
   data: z.array(Product),
   currency: z.string(),
   /** Smallest amount a card or crypto load may have (the cart's `minimum_topup`). */
   minimum_topup: z.number(),
+  /** The card and crypto providers in use (null: the method is off). */
+  providers: z.object({ card: ProviderInfo.nullable(), crypto: ProviderInfo.nullable() }),
 });
 export type ProductsResponse = z.infer<typeof ProductsResponse>;
 
@@ -143,6 +148,13 @@ export const CardMethodInfo = z.object({
   provider: z.string(),
   /** The built-in sandbox: say so on screen (DESIGN.md). */
   sandbox: z.boolean(),
+  /** A real acquirer's account in its test mode (no real money moves): say so on screen. */
+  test_mode: z.boolean(),
+  /**
+   * The card is entered on the acquirer's hosted payment page (Verotel FlexPay, decision 0420): send
+   * makePayment without card_token and the browser to `next_action.url`. `tokenize_url` is then empty.
+   */
+  hosted: z.boolean(),
   tokenize_url: z.string(),
 });
 export const CryptoMethodInfo = z.object({
@@ -236,12 +248,16 @@ export const MakePaymentBody = z.discriminatedUnion('method', [
   z.strictObject({
     method: z.literal('card'),
     ...loadCommon,
-    /** A token of the provider's tokenizer (fresh, or saved on this device). */
+    /**
+     * A token of the provider's tokenizer (fresh, or saved on this device). Left out for an acquirer with a
+     * hosted payment page (`methods.card.hosted`): the answer is `requires_action` with its address.
+     */
     card_token: z
       .string()
       .min(4)
       .max(200)
-      .regex(/^[A-Za-z0-9_-]+$/),
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .optional(),
     return_path: z
       .string()
       .max(200)

@@ -108,6 +108,8 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/payment/getTransactionsCsv': { access: 'user' },
   'GET /api/payment/getBankDetails/:id': { access: 'owner' },
   'POST /api/payment/webhook/:provider': { access: 'signed', params: { provider: 'sandbox' } },
+  // a provider's notification sent as a signed GET (Verotel FlexPay's postback, decision 0420)
+  'GET /api/payment/webhook/:provider': { access: 'signed', params: { provider: 'sandbox' } },
   'POST /api/admin/products': { access: 'admin' },
   'POST /api/admin/adjustBalance': { access: 'admin' },
   'POST /api/admin/recordBankTransfer': { access: 'admin' },

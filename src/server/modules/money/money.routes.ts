@@ -173,12 +173,34 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.post(
     '/payment/webhook/:provider',
-    // 400 a notification that does not read, 401 its signature missing or wrong, 503 the provider out
-    // of reach or the ledger busy (the provider sends it again).
-    { schema: { params: WebhookParams, response: { 200: WebhookAnswer, ...errorAnswers(400, 401, 503) } } },
+    // 400 a notification that does not read, 401 its signature missing or wrong, 403 from an address the
+    // provider does not send from, 503 the provider out of reach or the ledger busy (it sends it again).
+    { schema: { params: WebhookParams, response: { 200: WebhookAnswer, ...errorAnswers(400, 401, 403, 503) } } },
     async (req) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      return money.handleWebhook(ctx, req.params.provider, raw, req.headers);
+      return money.handleWebhook(ctx, req.params.provider, raw, req.headers, { ip: req.ip });
+    },
+  );
+
+  // GET /api/payment/webhook/{provider}?...: a provider that notifies with a signed query string
+  // (Verotel FlexPay's postback, decision 0420). The signature is over the exact parameters, so the raw
+  // query is handed on; the answer is the plain `OK` the provider waits for.
+  app.get(
+    '/payment/webhook/:provider',
+    {
+      schema: {
+        params: WebhookParams,
+        response: {
+          200: fileAnswer('text/plain', 'The notification was taken: `OK`, as the provider expects.', z.literal('OK')),
+          ...errorAnswers(400, 401, 403, 503),
+        },
+      },
+    },
+    async (req, reply) => {
+      const url = req.raw.url ?? '';
+      const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+      await money.handleWebhook(ctx, req.params.provider, Buffer.from(query, 'utf8'), req.headers, { ip: req.ip });
+      return reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('OK');
     },
   );
 };

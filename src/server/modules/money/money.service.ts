@@ -17,6 +17,7 @@ import { getCart } from './cart';
 import { balanceOf as ledgerBalance } from './ledger';
 import { listProducts, presentProduct } from './products';
 import { providers } from './providers';
+import type { PaymentProvider } from './providers/provider';
 
 export { InsufficientBalance, ledgerProblems } from './ledger';
 export { addToCart, getCart, removeCartItem } from './cart';
@@ -35,8 +36,12 @@ export async function productsView(ctx: AppContext): Promise<ProductsResponse> {
     data: (await listProducts(ctx)).map(presentProduct),
     currency: ctx.env.SITE_CURRENCY,
     minimum_topup: ctx.env.MIN_TOPUP,
+    providers: { card: providerInfo(providers(ctx).card), crypto: providerInfo(providers(ctx).crypto) },
   };
 }
+
+const providerInfo = (p: PaymentProvider | null) =>
+  p ? { name: p.name, sandbox: p.sandbox, test_mode: p.sandbox || !!p.testMode } : null;
 
 export async function getPaymentData(ctx: AppContext, userId: number): Promise<PaymentData> {
   const [products, cart, position] = await Promise.all([
@@ -52,7 +57,15 @@ export async function getPaymentData(ctx: AppContext, userId: number): Promise<P
     position,
     products: products.map(presentProduct),
     methods: {
-      card: card ? { provider: card.name, sandbox: card.sandbox, tokenize_url: card.tokenizeUrl ?? '' } : null,
+      card: card
+        ? {
+            provider: card.name,
+            sandbox: card.sandbox,
+            test_mode: card.sandbox || !!card.testMode,
+            hosted: !card.tokenizeUrl,
+            tokenize_url: card.tokenizeUrl ?? '',
+          }
+        : null,
       crypto: crypto ? { provider: crypto.name, sandbox: crypto.sandbox } : null,
       bank: true,
     },

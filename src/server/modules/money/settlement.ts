@@ -16,7 +16,13 @@ import * as repo from './money.repo';
 import type { PaymentRow } from './money.repo';
 import { CartChanged, payOrder } from './orders';
 import { providers } from './providers';
-import { providerKey, ProviderUnavailable, WebhookRejected, type ProviderState } from './providers/provider';
+import {
+  providerKey,
+  ProviderUnavailable,
+  WebhookRejected,
+  type ProviderState,
+  type WebhookSource,
+} from './providers/provider';
 
 export const providerUnavailable = () => new AppError(503, 'provider_unavailable', msg('money.providerUnavailable'));
 
@@ -29,7 +35,11 @@ export async function refresh(
   if (!provider) return 'unavailable';
   let state: ProviderState | null;
   try {
-    state = await provider.fetch({ idempotencyKey: providerKey(payment.id), providerRef: payment.providerRef });
+    state = await provider.fetch({
+      idempotencyKey: providerKey(payment.id),
+      providerRef: payment.providerRef,
+      createdAt: payment.createdAt,
+    });
   } catch (err) {
     if (err instanceof ProviderUnavailable) return 'unavailable';
     throw err;
@@ -163,26 +173,28 @@ export async function settleOpenPayments(ctx: AppContext, limit = 100): Promise<
 /**
  * A provider's webhook: the signature is checked over the raw body, the event id makes a redelivery a
  * no-op, and the payment's state is read back from the provider (so late and out-of-order events apply
- * the truth, not the event). Bad signature 401, unreadable 400: nothing is written.
+ * the truth, not the event); a provider whose signed notification is the record (Verotel FlexPay) gives
+ * the state in the event. Bad signature 401, wrong source 403, unreadable 400: nothing is written.
  */
 export async function handleWebhook(
   ctx: AppContext,
   providerName: string,
   rawBody: Buffer,
   headers: Record<string, string | string[] | undefined>,
+  source?: WebhookSource,
 ) {
   const all = providers(ctx);
   const provider = [all.crypto, all.card].find((p) => p?.name === providerName && p.parseWebhook);
   if (!provider?.parseWebhook) throw notFound();
   let event;
   try {
-    event = provider.parseWebhook(rawBody, headers);
+    event = provider.parseWebhook(rawBody, headers, source);
   } catch (err) {
     if (err instanceof WebhookRejected)
       throw new AppError(
         err.status,
         'webhook_rejected',
-        msg(err.status === 401 ? 'money.badSignature' : 'money.badWebhook'),
+        msg(err.status === 401 ? 'money.badSignature' : err.status === 403 ? 'money.wrongSource' : 'money.badWebhook'),
       );
     throw err;
   }
@@ -202,11 +214,12 @@ export async function handleWebhook(
     await record('ignored');
     return { received: true as const, outcome: 'ignored' };
   }
-  let state: ProviderState | null;
+  let state: ProviderState | null = event.state ?? null;
   try {
-    state = await provider.fetch({
+    state ??= await provider.fetch({
       idempotencyKey: providerKey(payment.id),
       providerRef: payment.providerRef ?? event.ref,
+      createdAt: payment.createdAt,
     });
   } catch (err) {
     // Unknown now: the provider redelivers later.

@@ -50,6 +50,24 @@ export function MoneyPage() {
               <ProductForm key={`${p.code}-${p.price}-${p.active}`} product={p} currency={data.currency} />
             ))}
           </section>
+          <section className="admin-card" data-testid="admin-providers">
+            <h2 className="admin-card__title">{t('money.providers')}</h2>
+            <dl>
+              {(['card', 'crypto'] as const).map((method) => {
+                const p = data.providers[method];
+                return (
+                  <div key={method}>
+                    <dt>{t(`money.provider.${method}`)}</dt>
+                    <dd data-testid={`provider-${method}`}>
+                      {!p
+                        ? t('money.providerOff')
+                        : `${p.name}: ${t(p.sandbox ? 'money.providerSandbox' : p.test_mode ? 'money.providerTest' : 'money.providerLive')}`}
+                    </dd>
+                  </div>
+                );
+              })}
+            </dl>
+          </section>
           <BankForm currency={data.currency} />
           <AdjustForm currency={data.currency} />
         </div>

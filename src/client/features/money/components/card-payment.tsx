@@ -18,17 +18,61 @@ type CardInfo = NonNullable<PaymentData['methods']['card']>;
 /** Which field a tokenizer refusal belongs to. */
 const REFUSAL_FIELD = { invalid_number: 'number', invalid_expiry: 'expiry', invalid_cvc: 'cvc' } as const;
 
-export function CardPayment({
-  info,
-  userId,
-  busy,
-  submit,
-}: {
+interface CardPaymentProps {
   info: CardInfo;
   userId: number;
   busy: boolean;
   submit: (request: PayRequest) => Promise<PayOutcome | null>;
-}) {
+}
+
+export function CardPayment(props: CardPaymentProps) {
+  return props.info.hosted ? <HostedCardPayment {...props} /> : <TokenizedCardPayment {...props} />;
+}
+
+/** The name an acquirer is shown by. */
+const providerName = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * An acquirer with a hosted payment page (Verotel FlexPay, decision 0420): the spec's card fields (number,
+ * name, expiry, CVC, saving the card) are on its page, not here; this button sends the payer there.
+ */
+function HostedCardPayment({ info, busy, submit }: CardPaymentProps) {
+  const { t } = useTranslation('money');
+  const [problem, setProblem] = useState<string | null>(null);
+  const provider = providerName(info.provider);
+  const go = async () => {
+    setProblem(null);
+    const outcome = await submit({ method: 'card' });
+    const refusal = outcome && !outcome.ok ? outcome.fields.card_token : undefined;
+    if (refusal) setProblem(refusal);
+  };
+  return (
+    <div className="money-card-form" data-testid="card-payment">
+      {info.test_mode && (
+        <div className="money-sandbox" role="note" data-testid="test-mode-note">
+          <strong className="money-sandbox__badge">{t('card.hosted.testBadge')}</strong> {t('card.hosted.testText')}
+        </div>
+      )}
+      <p>{t('card.hosted.text', { provider })}</p>
+      {problem && (
+        <p className="money-error" role="alert" data-testid="card-problem">
+          {problem}
+        </p>
+      )}
+      <button
+        type="button"
+        className="button button--primary button--large"
+        data-testid="pay-card-hosted"
+        disabled={busy}
+        onClick={() => void go()}
+      >
+        {t('card.hosted.pay')}
+      </button>
+    </div>
+  );
+}
+
+function TokenizedCardPayment({ info, userId, busy, submit }: CardPaymentProps) {
   const { t } = useTranslation('money');
   const [saved, setSaved] = useState<SavedCard | null>(() => readSavedCard(userId));
   const [useSaved, setUseSaved] = useState(!!saved);

@@ -69,7 +69,12 @@ export function LoadMethods({ data, userId, initial, returnPath, purpose }: Load
     const common = { amount, purpose, idempotency_key: key.current, ...expected };
     const body: MakePaymentBody =
       request.method === 'card'
-        ? { method: 'card', card_token: request.card_token, return_path: returnPath, ...common }
+        ? {
+            method: 'card',
+            ...(request.card_token ? { card_token: request.card_token } : {}),
+            return_path: returnPath,
+            ...common,
+          }
         : { method: 'crypto', ...common };
     try {
       const result = await pay.mutateAsync(body);

@@ -3,7 +3,10 @@
 import type { PaymentResult } from '../api';
 
 /** What a method's form hands over: the rest of makePayment's body. */
-export type PayRequest = { method: 'crypto' } | { method: 'card'; card_token: string };
+export type PayRequest =
+  | { method: 'crypto' }
+  /** Without a token: the card is entered on the acquirer's hosted page (`methods.card.hosted`). */
+  | { method: 'card'; card_token?: string };
 
 /** The outcome of one attempt, for the method's form: field errors it shows itself, or nothing. */
 export type PayOutcome = { ok: true; result: PaymentResult } | { ok: false; fields: Record<string, string> };

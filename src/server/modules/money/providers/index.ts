@@ -3,6 +3,7 @@ import type { AppContext } from '../../../context';
 import { btcpay } from './btcpay';
 import type { PaymentProvider } from './provider';
 import { sandboxCard, sandboxCrypto } from './sandbox';
+import { verotel } from './verotel';
 
 export interface Providers {
   card: PaymentProvider | null;
@@ -23,7 +24,8 @@ export function cryptoProviderName(ctx: AppContext) {
 export function providers(ctx: AppContext): Providers {
   let found = cache.get(ctx);
   if (found) return found;
-  const card = cardProviderName(ctx) === 'sandbox' ? sandboxCard(ctx) : null;
+  const cardName = cardProviderName(ctx);
+  const card = cardName === 'sandbox' ? sandboxCard(ctx) : cardName === 'verotel' ? verotel(ctx) : null;
   const cryptoName = cryptoProviderName(ctx);
   const crypto = cryptoName === 'sandbox' ? sandboxCrypto(ctx) : cryptoName === 'btcpay' ? btcpay(ctx.env) : null;
   found = {

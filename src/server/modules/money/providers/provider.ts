@@ -39,11 +39,21 @@ export interface WebhookEvent {
   /** The charge or invoice it is about, and our payment id when the provider echoes it. */
   ref: string | null;
   paymentId: number | null;
+  /**
+   * The payment's state as the notification itself says it, for a provider whose signed notification is
+   * the record (Verotel FlexPay's postback, decision 0420): applied as it is, without reading back.
+   */
+  state?: ProviderState;
+}
+
+/** Where a notification came from (a provider may publish the addresses it sends from). */
+export interface WebhookSource {
+  ip: string;
 }
 
 export class WebhookRejected extends Error {
   constructor(
-    readonly status: 400 | 401,
+    readonly status: 400 | 401 | 403,
     reason: string,
   ) {
     super(reason);
@@ -64,14 +74,30 @@ export interface PaymentProvider {
   readonly method: 'card' | 'crypto';
   /** A test provider: the UI says so. */
   readonly sandbox: boolean;
-  /** Card providers: where the browser sends the card to get a token (never our API). */
+  /** A real provider's account in its test mode (no real money moves): the admin and the UI say so. */
+  readonly testMode?: boolean;
+  /**
+   * Card providers: where the browser sends the card to get a token (never our API). Without it the card
+   * is entered on the provider's hosted payment page: `start` answers `requires_action` with its address.
+   */
   readonly tokenizeUrl?: string;
   /** Charges the card or opens the invoice; idempotent by input.idempotencyKey. */
   start(input: StartInput): Promise<ProviderState>;
   /** The payment as the provider sees it now; null when the provider never heard of it. */
-  fetch(payment: { idempotencyKey: string; providerRef: string | null }): Promise<ProviderState | null>;
-  /** Checks the signature over the raw body and reads the event; throws WebhookRejected. */
-  parseWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): WebhookEvent;
+  fetch(payment: {
+    idempotencyKey: string;
+    providerRef: string | null;
+    createdAt?: Date;
+  }): Promise<ProviderState | null>;
+  /**
+   * Checks the signature over the raw body (for a notification sent as a GET, its query string) and its
+   * source, and reads the event; throws WebhookRejected.
+   */
+  parseWebhook?(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    source?: WebhookSource,
+  ): WebhookEvent;
 }
 
 /** `pay_<id>` <-> payment id: the reference we give providers. */
