@@ -250,6 +250,8 @@ for (const viewport of [DESKTOP, PHONE]) {
         `/payment/getBankDetails/${warned.id}`,
       );
       await page.goto(`${baseUrl}/admin/money`);
+      // Who takes cards and crypto, and that both are the built-in test provider (decision 0420).
+      await page.getByTestId('provider-card').getByText('sandbox: built-in sandbox (test provider)').waitFor();
       await page.getByLabel('Reference').fill(bank.reference);
       await page.getByLabel('Amount received (EUR)').fill('25');
       await page.getByLabel('Bank transaction id').fill(`BANK-${viewport.width}-${warned.id}`);

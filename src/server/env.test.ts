@@ -33,4 +33,13 @@ describe('the environment schema', () => {
     );
     expect(loadEnv({}).SESSION_SECRET).toBeUndefined();
   });
+
+  it('takes Verotel FlexPay for cards only with its shop ID and signature key (decision 0420)', () => {
+    expect(() => loadEnv({ CARD_PROVIDER: 'verotel' })).toThrow(/VEROTEL_SHOP_ID: required when CARD_PROVIDER=verotel/);
+    expect(() => loadEnv({ CARD_PROVIDER: 'verotel', VEROTEL_SHOP_ID: '12345' })).toThrow(/VEROTEL_SIGNATURE_KEY/);
+    expect(() => loadEnv({ VEROTEL_SHOP_ID: 'shop' })).toThrow(/VEROTEL_SHOP_ID/);
+    expect(loadEnv({ CARD_PROVIDER: 'verotel', VEROTEL_SHOP_ID: '12345', VEROTEL_SIGNATURE_KEY: 'key' })).toMatchObject(
+      { VEROTEL_URL: 'https://secure.verotel.com', VEROTEL_TEST_MODE: 'false' },
+    );
+  });
 });
