@@ -178,10 +178,6 @@ export default tseslint.config(
   {
     // Services hold no SQL (issue 22 item 2; fastify/demo's repositories): queries live in *.repo.ts.
     files: ['src/server/**/*.service.ts'],
-    ignores: [
-      // Not yet split into a repository: remove each line as its *.repo.ts lands (issue 22 item 2).
-      'src/server/modules/sandbox-acquirer/sandbox-acquirer.service.ts',
-    ],
     rules: {
       'no-restricted-imports': restrict([
         { group: ['#client/*', '**/client/**'], message: 'The server does not import client code.' },

@@ -5,10 +5,9 @@
 // browser through the routes under /sandbox-acquirer/. It never stores a card number: a token keeps
 // the last four digits and the test behaviour of the card.
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { SANDBOX_TEST_CARDS, type SandboxCardBehaviour } from '#shared/sandbox-cards.ts';
 import type { AppContext } from '../../context';
-import { sandboxCardTokens, sandboxCharges, sandboxInvoices } from '../../db/schema';
+import * as repo from './sandbox-acquirer.repo';
 
 /** The test cards (the acquirer's documentation, as real ones publish theirs). */
 const TEST_CARDS: Record<string, SandboxCardBehaviour> = Object.fromEntries(
@@ -65,41 +64,35 @@ export async function tokenize(ctx: AppContext, card: CardInput) {
     year < now.getUTCFullYear() || (year === now.getUTCFullYear() && card.exp_month < now.getUTCMonth() + 1);
   if (expired || year > now.getUTCFullYear() + 20) throw new SandboxError('invalid_expiry', 'exp_year');
   if (!/^\d{3,4}$/.test(card.cvc)) throw new SandboxError('invalid_cvc', 'cvc');
-  const [row] = await ctx.db
-    .insert(sandboxCardTokens)
-    .values({
-      id: newId('tok'),
-      last4: number.slice(-4),
-      brand: 'visa',
-      expMonth: card.exp_month,
-      expYear: year,
-      behaviour,
-      createdAt: now,
-    })
-    .returning();
+  const row = await repo.insertToken(ctx.db, {
+    id: newId('tok'),
+    last4: number.slice(-4),
+    brand: 'visa',
+    expMonth: card.exp_month,
+    expYear: year,
+    behaviour,
+    createdAt: now,
+  });
   return { id: row.id, card: { last4: row.last4, brand: row.brand, exp_month: row.expMonth, exp_year: row.expYear } };
 }
 
-export type SandboxCharge = typeof sandboxCharges.$inferSelect & { last4: string | null };
+export type SandboxCharge = repo.ChargeRow & { last4: string | null };
 
-async function withLast4(ctx: AppContext, charge: typeof sandboxCharges.$inferSelect): Promise<SandboxCharge> {
-  const [token] = await ctx.db
-    .select({ last4: sandboxCardTokens.last4 })
-    .from(sandboxCardTokens)
-    .where(eq(sandboxCardTokens.id, charge.tokenId));
+async function withLast4(ctx: AppContext, charge: repo.ChargeRow): Promise<SandboxCharge> {
+  const last4 = await repo.last4OfToken(ctx.db, charge.tokenId);
   // A challenge nobody answered lapses, as 3-D Secure sessions do.
   if (
     charge.status === 'requires_action' &&
     ctx.now().getTime() - charge.createdAt.getTime() > SANDBOX_EXPIRY_MINUTES * 60_000
   ) {
-    const [lapsed] = await ctx.db
-      .update(sandboxCharges)
-      .set({ status: 'failed', failureCode: 'authentication_expired', updatedAt: ctx.now() })
-      .where(eq(sandboxCharges.id, charge.id))
-      .returning();
-    return { ...lapsed, last4: token?.last4 ?? null };
+    const lapsed = await repo.updateCharge(ctx.db, charge.id, {
+      status: 'failed',
+      failureCode: 'authentication_expired',
+      updatedAt: ctx.now(),
+    });
+    return { ...lapsed, last4 };
   }
-  return { ...charge, last4: token?.last4 ?? null };
+  return { ...charge, last4 };
 }
 
 /** A charge; the merchant's idempotency key makes a retry answer the first charge. */
@@ -107,37 +100,34 @@ export async function createCharge(
   ctx: AppContext,
   input: { idempotencyKey: string; token: string; amount: number; currency: string; returnUrl: string | null },
 ): Promise<SandboxCharge> {
-  const [token] = await ctx.db.select().from(sandboxCardTokens).where(eq(sandboxCardTokens.id, input.token));
+  const token = await repo.tokenById(ctx.db, input.token);
   const existing = await chargeByKey(ctx, input.idempotencyKey);
   if (existing) return existing;
   if (!token) throw new SandboxError('no_such_token', 'card_token');
   const status =
     token.behaviour === 'succeed' ? 'succeeded' : token.behaviour === 'decline' ? 'failed' : 'requires_action';
-  await ctx.db
-    .insert(sandboxCharges)
-    .values({
-      id: newId('ch'),
-      idempotencyKey: input.idempotencyKey,
-      tokenId: token.id,
-      amount: input.amount,
-      currency: input.currency,
-      status,
-      failureCode: status === 'failed' ? 'card_declined' : null,
-      returnUrl: input.returnUrl,
-      createdAt: ctx.now(),
-      updatedAt: ctx.now(),
-    })
-    .onConflictDoNothing();
+  await repo.insertCharge(ctx.db, {
+    id: newId('ch'),
+    idempotencyKey: input.idempotencyKey,
+    tokenId: token.id,
+    amount: input.amount,
+    currency: input.currency,
+    status,
+    failureCode: status === 'failed' ? 'card_declined' : null,
+    returnUrl: input.returnUrl,
+    createdAt: ctx.now(),
+    updatedAt: ctx.now(),
+  });
   return (await chargeByKey(ctx, input.idempotencyKey))!;
 }
 
 export async function chargeByKey(ctx: AppContext, idempotencyKey: string): Promise<SandboxCharge | null> {
-  const [row] = await ctx.db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, idempotencyKey));
+  const row = await repo.chargeByKey(ctx.db, idempotencyKey);
   return row ? withLast4(ctx, row) : null;
 }
 
 export async function chargeById(ctx: AppContext, id: string): Promise<SandboxCharge | null> {
-  const [row] = await ctx.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, id));
+  const row = await repo.chargeById(ctx.db, id);
   return row ? withLast4(ctx, row) : null;
 }
 
@@ -146,21 +136,19 @@ export async function answerChallenge(ctx: AppContext, chargeId: string, approve
   const charge = await chargeById(ctx, chargeId);
   if (!charge) throw new SandboxError('no_such_object', 'charge');
   if (charge.status !== 'requires_action') return charge;
-  const [row] = await ctx.db
-    .update(sandboxCharges)
-    .set(
-      approve
-        ? { status: 'succeeded', updatedAt: ctx.now() }
-        : { status: 'failed', failureCode: 'authentication_failed', updatedAt: ctx.now() },
-    )
-    .where(eq(sandboxCharges.id, chargeId))
-    .returning();
+  const row = await repo.updateCharge(
+    ctx.db,
+    chargeId,
+    approve
+      ? { status: 'succeeded', updatedAt: ctx.now() }
+      : { status: 'failed', failureCode: 'authentication_failed', updatedAt: ctx.now() },
+  );
   return withLast4(ctx, row);
 }
 
 // ---------------------------------------------------------------- crypto
 
-export type SandboxInvoice = typeof sandboxInvoices.$inferSelect;
+export type SandboxInvoice = repo.InvoiceRow;
 
 function cryptoAmount(amount: number) {
   return (amount / MINOR_PER_BTC).toFixed(8);
@@ -174,31 +162,28 @@ export async function createInvoice(
   input: { orderId: string; amount: number; currency: string },
 ): Promise<SandboxInvoice> {
   const id = newId('inv');
-  await ctx.db
-    .insert(sandboxInvoices)
-    .values({
-      id,
-      orderId: input.orderId,
-      amount: input.amount,
-      currency: input.currency,
-      // A testnet-looking address that belongs to nobody.
-      address: `tb1q${crypto.createHash('sha256').update(id).digest('hex').slice(0, 38)}`,
-      cryptoAmount: cryptoAmount(input.amount),
-      status: 'new',
-      expiresAt: new Date(ctx.now().getTime() + SANDBOX_EXPIRY_MINUTES * 60_000),
-      createdAt: ctx.now(),
-    })
-    .onConflictDoNothing();
+  await repo.insertInvoice(ctx.db, {
+    id,
+    orderId: input.orderId,
+    amount: input.amount,
+    currency: input.currency,
+    // A testnet-looking address that belongs to nobody.
+    address: `tb1q${crypto.createHash('sha256').update(id).digest('hex').slice(0, 38)}`,
+    cryptoAmount: cryptoAmount(input.amount),
+    status: 'new',
+    expiresAt: new Date(ctx.now().getTime() + SANDBOX_EXPIRY_MINUTES * 60_000),
+    createdAt: ctx.now(),
+  });
   return (await invoiceByOrder(ctx, input.orderId))!;
 }
 
 export async function invoiceByOrder(ctx: AppContext, orderId: string) {
-  const [row] = await ctx.db.select().from(sandboxInvoices).where(eq(sandboxInvoices.orderId, orderId));
+  const row = await repo.invoiceByOrder(ctx.db, orderId);
   return row ? lapse(ctx, row) : null;
 }
 
 export async function invoiceById(ctx: AppContext, id: string) {
-  const [row] = await ctx.db.select().from(sandboxInvoices).where(eq(sandboxInvoices.id, id));
+  const row = await repo.invoiceById(ctx.db, id);
   return row ? lapse(ctx, row) : null;
 }
 
@@ -220,7 +205,7 @@ export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
 export async function simulateInvoicePayment(ctx: AppContext, id: string) {
   const invoice = await invoiceById(ctx, id);
   if (!invoice) throw new SandboxError('no_such_object', 'invoice');
-  await ctx.db.update(sandboxInvoices).set({ status: 'settled' }).where(eq(sandboxInvoices.id, id));
+  await repo.settleInvoice(ctx.db, id);
   const body = JSON.stringify({
     id: newId('evt'),
     type: 'invoice.settled',

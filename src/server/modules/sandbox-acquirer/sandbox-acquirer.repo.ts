@@ -1,0 +1,70 @@
+// The sandbox provider's queries (decision 0953): its own tables (sandbox_*), read and written only here.
+import { eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { sandboxCardTokens, sandboxCharges, sandboxInvoices } from '../../db/schema';
+
+type Conn = Db | Tx;
+export type TokenRow = typeof sandboxCardTokens.$inferSelect;
+export type ChargeRow = typeof sandboxCharges.$inferSelect;
+export type InvoiceRow = typeof sandboxInvoices.$inferSelect;
+
+export async function insertToken(db: Conn, values: typeof sandboxCardTokens.$inferInsert): Promise<TokenRow> {
+  const [row] = await db.insert(sandboxCardTokens).values(values).returning();
+  return row;
+}
+
+export async function tokenById(db: Conn, id: string): Promise<TokenRow | undefined> {
+  const [row] = await db.select().from(sandboxCardTokens).where(eq(sandboxCardTokens.id, id));
+  return row;
+}
+
+export async function last4OfToken(db: Conn, id: string): Promise<string | null> {
+  const [row] = await db
+    .select({ last4: sandboxCardTokens.last4 })
+    .from(sandboxCardTokens)
+    .where(eq(sandboxCardTokens.id, id));
+  return row?.last4 ?? null;
+}
+
+/** A charge; a second one with the same idempotency key is not made. */
+export async function insertCharge(db: Conn, values: typeof sandboxCharges.$inferInsert): Promise<void> {
+  await db.insert(sandboxCharges).values(values).onConflictDoNothing();
+}
+
+export async function chargeByKey(db: Conn, idempotencyKey: string): Promise<ChargeRow | undefined> {
+  const [row] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, idempotencyKey));
+  return row;
+}
+
+export async function chargeById(db: Conn, id: string): Promise<ChargeRow | undefined> {
+  const [row] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.id, id));
+  return row;
+}
+
+export async function updateCharge(
+  db: Conn,
+  id: string,
+  set: Partial<Pick<ChargeRow, 'status' | 'failureCode' | 'updatedAt'>>,
+): Promise<ChargeRow> {
+  const [row] = await db.update(sandboxCharges).set(set).where(eq(sandboxCharges.id, id)).returning();
+  return row;
+}
+
+/** An invoice; a second one for the same order is not made. */
+export async function insertInvoice(db: Conn, values: typeof sandboxInvoices.$inferInsert): Promise<void> {
+  await db.insert(sandboxInvoices).values(values).onConflictDoNothing();
+}
+
+export async function invoiceByOrder(db: Conn, orderId: string): Promise<InvoiceRow | undefined> {
+  const [row] = await db.select().from(sandboxInvoices).where(eq(sandboxInvoices.orderId, orderId));
+  return row;
+}
+
+export async function invoiceById(db: Conn, id: string): Promise<InvoiceRow | undefined> {
+  const [row] = await db.select().from(sandboxInvoices).where(eq(sandboxInvoices.id, id));
+  return row;
+}
+
+export async function settleInvoice(db: Conn, id: string): Promise<void> {
+  await db.update(sandboxInvoices).set({ status: 'settled' }).where(eq(sandboxInvoices.id, id));
+}
