@@ -7,18 +7,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import i18next, { type i18n as I18n } from 'i18next';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
+import { FALLBACK_LANGUAGES } from '#shared/i18n/fallbacks.ts';
 import { isLanguage, pickLanguage } from '#shared/rules/language.ts';
 
 export const CATALOGUE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/i18n');
-
-/** Same chains as FALLBACK_LANGUAGES of #shared/i18n (a test keeps them equal): pt falls back to es. */
-export const SERVER_FALLBACKS: Record<Language | 'default', string[]> = {
-  en: [],
-  de: ['en'],
-  es: ['en'],
-  pt: ['es', 'en'],
-  default: ['en'],
-};
 
 type Catalogue = { [key: string]: string | Catalogue };
 
@@ -45,7 +37,7 @@ export function serverI18n(): I18n {
   void i18n.init({
     resources,
     lng: 'en',
-    fallbackLng: SERVER_FALLBACKS,
+    fallbackLng: FALLBACK_LANGUAGES,
     supportedLngs: [...LANGUAGES],
     ns: namespaces,
     defaultNS: 'common',

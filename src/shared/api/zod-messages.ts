@@ -1,7 +1,7 @@
 // Zod's own wording ("Too small: expected number to be >=1", "Invalid discriminator value...") never
 // reaches people (issue 9.8). Every check without a message of its own gets a key of the `messages`
 // catalogue with its values, written as one string (messageText); the server's error handler reads it
-// back and translates it in the caller's language, the browser's forms translate the issue itself
+// back and translates it in the caller's language, the browser's forms say the same key
 // (src/client/components/form/issue-message.ts). A schema's own message always wins over these, and is a
 // messageText too (blankMessage, 'validation.slug'...).
 import { z } from 'zod';

@@ -4,7 +4,6 @@
 //
 // `import.meta.glob` is a Vite feature: this module is for code that goes through Vite (the client
 // build and Vitest). Node code run by tsx reads the JSON files directly.
-import type { Language } from '../constants';
 
 export type Catalogue = { [key: string]: string | Catalogue };
 /** language -> namespace -> catalogue, the shape i18next calls "resources". */
@@ -28,14 +27,7 @@ export const CATALOGUE_LANGUAGES = [...new Set(files.map((f) => f.lng))].sort();
 /** Every namespace that exists in at least one language. */
 export const NAMESPACES = [...new Set(files.map((f) => f.ns))].sort();
 
-/** Fallback chains for i18next: a key missing in Portuguese reads Spanish, everything ends in English. */
-export const FALLBACK_LANGUAGES: Record<Language | 'default', string[]> = {
-  en: [],
-  de: ['en'],
-  es: ['en'],
-  pt: ['es', 'en'],
-  default: ['en'],
-};
+export { FALLBACK_LANGUAGES } from './fallbacks.ts';
 
 /** One catalogue, or undefined when that language has no file for the namespace. */
 export async function loadCatalogue(lng: string, ns: string): Promise<Catalogue | undefined> {

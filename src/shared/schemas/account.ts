@@ -10,7 +10,7 @@ import { messageText } from '../api/messages';
 export const mobileField = (label = 'Mobile') =>
   requiredString(label, 40)
     .transform((v) => v.replace(/[\s().-]/g, ''))
-    .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, messageText('edit:errors.phone', { label })));
+    .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, messageText('auth:errors.mobile')));
 
 export const ChangeEmailBody = z.strictObject({
   email: emailField('Email'),

@@ -39,7 +39,7 @@ export const usernameField = (label = 'Username') =>
 
 export const dateOfBirthField = (label = 'Date of birth') =>
   requiredString(label, 10)
-    .regex(/^\d{4}-\d{2}-\d{2}$/, messageText('validation.dateFormat', { label }))
+    .regex(/^\d{4}-\d{2}-\d{2}$/, messageText('auth:errors.dateFormat'))
     .refine(isCalendarDate, { error: messageText('auth:errors.dateInvalid', { label }), abort: true })
     .refine((v) => ageOn(v, new Date()) >= MIN_AGE, {
       error: messageText('auth:errors.tooYoung', { age: MIN_AGE }),
@@ -50,7 +50,7 @@ export const RegisterBody = z.strictObject({
   username: usernameField(),
   password: newPasswordField(),
   date_of_birth: dateOfBirthField(),
-  terms: z.literal(true, { error: () => messageText('validation.terms') }),
+  terms: z.literal(true, { error: () => messageText('auth:errors.terms') }),
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
@@ -67,7 +67,7 @@ const linkSecret = (label: string) =>
 
 export const PinField = requiredString('PIN', PIN_LENGTH).regex(
   new RegExp(`^\\d{${PIN_LENGTH}}$`),
-  messageText('validation.pinDigits', { n: PIN_LENGTH }),
+  messageText('auth:errors.pin'),
 );
 
 /**

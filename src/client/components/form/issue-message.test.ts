@@ -16,13 +16,13 @@ function messages(
   const out: Record<string, string> = {};
   for (const issue of schema.safeParse(values).error?.issues ?? []) {
     const field = String(issue.path[0]);
-    out[field] ??= issueMessage(t, issue, field, field.toUpperCase(), values[field]);
+    out[field] ??= issueMessage(t, issue, field.toUpperCase(), values[field]);
   }
   return out;
 }
 
 describe('issueMessage', () => {
-  it('translates the shared schema rules by issue code', () => {
+  it("says the key each shared schema rule carries, with the form's label", () => {
     const found = messages(RegisterBody, {
       email: '',
       username: 'a!',
@@ -33,17 +33,19 @@ describe('issueMessage', () => {
     expect(found.email).toBe('auth:errors.blank {"label":"EMAIL"}');
     expect(found.username).toBe('auth:errors.tooShort {"label":"USERNAME","count":3}');
     expect(found.password).toBe('auth:errors.tooShort {"label":"PASSWORD","count":8}');
-    expect(found.date_of_birth).toBe('auth:errors.tooYoung {"age":18}');
-    expect(found.terms).toBe('auth:errors.terms');
+    expect(found.date_of_birth).toBe('auth:errors.tooYoung {"age":18,"label":"DATE_OF_BIRTH"}');
+    expect(found.terms).toBe('auth:errors.terms {"label":"TERMS"}');
   });
 
-  it('tells an impossible date from a too recent one, and names pattern rules by field', () => {
+  it('tells an impossible date from a too recent one, and words pattern rules as the schema does', () => {
     expect(messages(RegisterBody, { date_of_birth: '1990-02-30' }).date_of_birth).toBe(
       'auth:errors.dateInvalid {"label":"DATE_OF_BIRTH"}',
     );
-    expect(messages(RegisterBody, { email: 'nope' }).email).toBe('auth:errors.email');
-    expect(messages(RegisterBody, { username: '_abc' }).username).toBe('auth:errors.usernameChars');
-    expect(messages(ChangeMobileBody, { mobile: '07700 900123' }).mobile).toBe('auth:errors.mobile');
+    expect(messages(RegisterBody, { email: 'nope' }).email).toBe('auth:errors.email {"label":"EMAIL"}');
+    expect(messages(RegisterBody, { username: '_abc' }).username).toBe(
+      'auth:errors.usernameChars {"label":"USERNAME"}',
+    );
+    expect(messages(ChangeMobileBody, { mobile: '07700 900123' }).mobile).toBe('auth:errors.mobile {"label":"MOBILE"}');
   });
 
   it('uses the translation a shared rule names, and calls an empty choice blank', () => {

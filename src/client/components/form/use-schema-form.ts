@@ -73,7 +73,7 @@ export function useSchemaForm<In extends FieldValues, Out>(
     defaultValues: defaultValues as DefaultValues<In>,
     // Built on every render (cheap), so messages follow the language and labels of the moment.
     resolver: translatedResolver(schema, (issue, field, value) =>
-      issueMessage(t, issue, field, labels[field] ?? field, value),
+      issueMessage(t, issue, labels[field] ?? field, value),
     ),
     mode: 'onSubmit',
     reValidateMode: 'onBlur',

@@ -120,7 +120,7 @@ describe('change mobile with a PIN', () => {
     const { account, session } = await advertiser();
     const bad = await call(session, `/api/account/${account.id}/mobile`, { mobile: '0171 2345678' });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().errors.mobile[0]).toMatch(/international format starting with \+/);
+    expect(bad.json().errors.mobile[0]).toMatch(/international format, starting with \+/);
 
     const mobile = `+49 171 ${String(1000000 + seq++)}`;
     const res = await call(session, `/api/account/${account.id}/mobile`, { mobile });
