@@ -123,6 +123,11 @@ export const Profile = z.object({
   verified_at: z.string().nullable(),
   /** "Available now" until this moment (ISO), null while off (docs/decisions/0320). */
   available_until: z.string().nullable(),
+  /**
+   * Her age from the date of birth given at registration, when she shows it (off by default), and whether
+   * her ID verification checked it; never the date (docs/decisions/0321).
+   */
+  age: z.object({ years: z.number(), checked: z.boolean() }).nullable(),
   views: z.number(),
   /** Seconds since the owner was last seen; null when never. */
   last_seen: z.number().nullable(),

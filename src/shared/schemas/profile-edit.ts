@@ -209,7 +209,7 @@ export type UpdateBody = z.infer<typeof UpdateBody>;
 
 // ---------------------------------------------------------------- attributes
 
-export const ATTRIBUTES = ['ad_status', 'comments', 'dominatrix'] as const;
+export const ATTRIBUTES = ['ad_status', 'comments', 'dominatrix', 'show_age'] as const;
 export type Attribute = (typeof ATTRIBUTES)[number];
 
 export const AdStatusSection = z.strictObject({
@@ -217,10 +217,13 @@ export const AdStatusSection = z.strictObject({
 });
 export const CommentsSection = z.strictObject({ value: z.boolean({ error: () => blankMessage('Comments') }) });
 export const DominatrixSection = z.strictObject({ value: z.boolean({ error: () => blankMessage('Dominatrix') }) });
+/** Her age on the profile, from the date of birth given at registration (docs/decisions/0321); off at first. */
+export const ShowAgeSection = z.strictObject({ value: z.boolean({ error: () => blankMessage('Show age') }) });
 
 /**
  * POST /edit/setAttribute/{id}: one switch of the ad, in effect at once: ad status (a hidden ad leaves the
- * directory, search, sitemap and the public pages), comments on or off, the dominatrix listing (/dom).
+ * directory, search, sitemap and the public pages), comments on or off, the dominatrix listing (/dom), her
+ * age shown on the profile.
  */
 export const SetAttributeBody = z.discriminatedUnion(
   'attribute',
@@ -228,6 +231,7 @@ export const SetAttributeBody = z.discriminatedUnion(
     AdStatusSection.extend({ attribute: z.literal('ad_status') }),
     CommentsSection.extend({ attribute: z.literal('comments') }),
     DominatrixSection.extend({ attribute: z.literal('dominatrix') }),
+    ShowAgeSection.extend({ attribute: z.literal('show_age') }),
   ],
   { error: () => messageText('validation.attributeChoice', { list: ATTRIBUTES.join(', ') }) },
 );
@@ -290,6 +294,8 @@ export const UpdateData = z.object({
   /** Required items still missing, in the order the completion walk asks them. */
   missing: z.array(z.enum(REQUIRED_FIELDS)),
   verification: z.enum(['none', 'pending', 'verified', 'declined']),
+  /** Her age is shown on the profile (docs/decisions/0321). */
+  show_age: z.boolean(),
 });
 export type UpdateData = z.infer<typeof UpdateData>;
 export const UpdateDataResponse = z.object({ data: UpdateData });
@@ -331,6 +337,11 @@ export const Overview = z.object({
     verified_at: z.string().nullable(),
   }),
   city: CityRef.nullable(),
+  /**
+   * Her age from the date of birth given at registration (the date itself is never sent), whether the
+   * profile shows it, and whether her ID verification checked it (docs/decisions/0321).
+   */
+  age: z.object({ years: z.number(), shown: z.boolean(), checked: z.boolean() }),
   /** "Available now" until this moment (ISO); null while off or ended (docs/decisions/0320). */
   available_until: z.string().nullable(),
   /** One entry per day, oldest first, the last being today (UTC); days without activity are zeros. */

@@ -34,6 +34,7 @@ const profile: Profile = {
   verified: false,
   verified_at: null,
   available_until: null,
+  age: null,
   views: 0,
   last_seen: null,
   avatar: null,

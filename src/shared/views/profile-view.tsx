@@ -157,6 +157,14 @@ export function ProfileView(props: ProfileViewProps) {
                   : t('profile.verified')}
               </li>
             )}
+            {profile.age && (
+              <li className="profile__age" data-testid="profile-age">
+                {t('profile.age', { years: profile.age.years })}{' '}
+                <span className="small muted">
+                  {profile.age.checked ? t('profile.ageChecked') : t('profile.ageGiven')}
+                </span>
+              </li>
+            )}
             {profile.available_until && (
               <li className="profile__available" data-testid="profile-available">
                 <span className="badge badge--available-inline">{t('profile.availableNow')}</span>

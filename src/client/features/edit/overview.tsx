@@ -8,7 +8,7 @@ import { SECTION_OF_REQUIRED, menuLink } from '#shared/rules/edit-sections.ts';
 import { formatDate } from '#shared/views/format.ts';
 import { formatMinor } from '#client/lib/money-format.ts';
 import { intlLocale } from '#shared/views/format.ts';
-import { OVERVIEW_DAYS, useOverview, useSetAvailableNow } from './api';
+import { OVERVIEW_DAYS, useOverview, useSetAttribute, useSetAvailableNow } from './api';
 
 // The chart library comes with the chart, after the rest of the page.
 const StatsChart = lazy(() => import('./stats-chart').then((m) => ({ default: m.StatsChart })));
@@ -88,6 +88,9 @@ function OverviewBody({ id, o }: { id: number; o: OverviewData }) {
         <Fact label={t('overview.available')} testId="overview-available">
           <AvailableNow id={id} until={o.available_until} />
         </Fact>
+        <Fact label={t('overview.age')} testId="overview-age">
+          <ShowAge id={id} age={o.age} />
+        </Fact>
         <Fact label={t('overview.balance')} testId="overview-balance">
           {formatMinor(o.balance, o.currency, i18n.language)} ·{' '}
           <Link to={`/edit/load/${id}`}>{t('overview.loadCredits')}</Link>
@@ -166,6 +169,34 @@ function AvailableNow({ id, until }: { id: number; until: string | null }) {
         {t('overview.switchOn')}
       </button>
       <small className="muted overview__hint">{t('overview.availableHint')}</small>
+    </span>
+  );
+}
+
+/**
+ * Her age on the profile, from the date of birth given at registration (issue 27, item 2; decision 0321):
+ * off until she turns it on here, in one tap; "checked" once her ID verification matched it.
+ */
+function ShowAge({ id, age }: { id: number; age: OverviewData['age'] }) {
+  const { t } = useTranslation('edit');
+  const set = useSetAttribute(id);
+  return (
+    <span className="overview__available">
+      <span>
+        {t('overview.ageValue', { years: age.years })}{' '}
+        <span className="muted" data-testid="age-state">
+          {age.shown ? (age.checked ? t('overview.ageShownChecked') : t('overview.ageShown')) : t('overview.ageHidden')}
+        </span>
+      </span>
+      <button
+        type="button"
+        className={age.shown ? 'button' : 'button button--primary'}
+        disabled={set.isPending}
+        onClick={() => set.mutate({ attribute: 'show_age', value: !age.shown })}
+        data-testid="age-toggle"
+      >
+        {age.shown ? t('overview.hideAge') : t('overview.showAge')}
+      </button>
     </span>
   );
 }

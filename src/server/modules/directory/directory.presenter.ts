@@ -1,4 +1,5 @@
 // Rows never go out raw: these decide what the public sees of a profile.
+import { shownAge } from '#shared/rules/shown-age.ts';
 import { itemLocation } from '#shared/rules/listing-item.ts';
 import type { Profile, ProfileItem } from '#shared/schemas/directory.ts';
 import type { Picture } from '#shared/schemas/media.ts';
@@ -115,6 +116,7 @@ export function presentProfile(
     verified: row.verification_status === 'verified',
     verified_at: iso(row.verified_at),
     available_until: availableAt(row.available_until, extra.now) ? iso(row.available_until) : null,
+    age: shownAge(row.shown_birth_date, row.verification_status, extra.now),
     views: row.views,
     last_seen: lastSeen,
     avatar: avatarPicture(row, media),

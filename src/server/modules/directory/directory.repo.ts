@@ -305,6 +305,7 @@ function prepareProfile(db: Db, by: 'id' | 'name') {
       verification_status: p.verificationStatus,
       verified_at: p.verifiedAt,
       available_until: p.availableUntil,
+      shown_birth_date: p.shownBirthDate,
       views: p.views,
       last_seen_at: accounts.lastSeenAt,
       city_id: c.id,

@@ -33,18 +33,20 @@ const cityColumns = {
 export interface EditableProfile {
   profile: ProfileRow;
   accountStatus: 'active' | 'suspended' | 'deleted';
+  /** Given at registration (YYYY-MM-DD): never sent out, only the age computed from it. */
+  dateOfBirth: string;
   city: CityRow | null;
 }
 
 export async function loadProfile(db: Conn, userId: number): Promise<EditableProfile | null> {
   const [row] = await db
-    .select({ profile: profiles, accountStatus: accounts.status })
+    .select({ profile: profiles, accountStatus: accounts.status, dateOfBirth: accounts.dateOfBirth })
     .from(profiles)
     .innerJoin(accounts, eq(accounts.id, profiles.userId))
     .where(eq(profiles.userId, userId));
   if (!row || row.accountStatus === 'deleted') return null;
   const city = row.profile.cityId ? await cityById(db, row.profile.cityId) : null;
-  return { profile: row.profile, accountStatus: row.accountStatus, city };
+  return { profile: row.profile, accountStatus: row.accountStatus, dateOfBirth: row.dateOfBirth, city };
 }
 
 export async function cityById(db: Conn, id: number): Promise<CityRow | null> {

@@ -5,7 +5,9 @@
 // in the directory, search and the /dom lists with the next request.
 import { msg } from '#shared/api/messages.ts';
 import { RATE_KEYS, WEEKDAYS, type Language } from '#shared/constants.ts';
+import { ageOn } from '#shared/rules/date-of-birth.ts';
 import { LINK_KEYS } from '#shared/rules/profile-fields.ts';
+import { ageChecked } from '#shared/rules/shown-age.ts';
 import type {
   Attribute,
   AvailableNowBody,
@@ -94,6 +96,7 @@ function present({ profile, city, accountStatus }: repo.EditableProfile): Update
     flagged: profile.flagged,
     missing: missingFields(profile, hasAvatar),
     verification: profile.verificationStatus,
+    show_age: profile.shownBirthDate !== null,
   };
 }
 
@@ -111,6 +114,8 @@ async function edit(
   userId: number,
   action: string,
   change: (tx: Tx, current: repo.EditableProfile) => Promise<void>,
+  /** false: the change touches nothing complete, listed or the search text read (age, availability). */
+  derive = true,
 ) {
   try {
     await ctx.db.transaction(async (tx) => {
@@ -118,7 +123,7 @@ async function edit(
       const current = await repo.loadProfile(tx, userId);
       if (!current) throw notFound();
       await change(tx, current);
-      await repo.refreshDerived(tx, userId);
+      if (derive) await repo.refreshDerived(tx, userId);
       if (actor.id !== userId) {
         await writeAudit(tx, { actorId: actor.id, action, targetUserId: userId, at: ctx.now() });
       }
@@ -209,11 +214,27 @@ const ATTRIBUTE_COLUMNS = {
   ad_status: 'adStatus',
   comments: 'commentsEnabled',
   dominatrix: 'dominatrix',
-} as const satisfies Record<Attribute, keyof repo.ProfileRow>;
+} as const satisfies Record<Exclude<Attribute, 'show_age'>, keyof repo.ProfileRow>;
 
-/** POST /edit/setAttribute/{id}: one switch of the ad (ad status, comments, dominatrix listing). */
+/**
+ * POST /edit/setAttribute/{id}: one switch of the ad (ad status, comments, dominatrix listing, her age).
+ * Showing her age copies the date of birth given at registration into `shown_birth_date` (the column the
+ * profile and item 1's age filter read, docs/decisions/0321); hiding it clears the copy.
+ */
 export async function setAttribute(ctx: AppContext, actor: Actor, userId: number, body: SetAttributeBody) {
   assertMayEdit(actor, userId);
+  if (body.attribute === 'show_age') {
+    await edit(
+      ctx,
+      actor,
+      userId,
+      'profile.attribute.show_age',
+      (tx, current) =>
+        repo.updateProfile(tx, userId, ctx.now(), { shownBirthDate: body.value ? current.dateOfBirth : null }),
+      false,
+    );
+    return getAttribute(ctx, userId, body.attribute);
+  }
   await edit(ctx, actor, userId, `profile.attribute.${body.attribute}`, async (tx) => {
     const column = ATTRIBUTE_COLUMNS[body.attribute];
     await repo.updateProfile(tx, userId, ctx.now(), { [column]: body.value });
@@ -223,6 +244,7 @@ export async function setAttribute(ctx: AppContext, actor: Actor, userId: number
 
 export async function getAttribute(ctx: AppContext, userId: number, attribute: Attribute) {
   const { profile } = await mustLoad(ctx, userId);
+  if (attribute === 'show_age') return { attribute, value: profile.shownBirthDate !== null };
   return { attribute, value: profile[ATTRIBUTE_COLUMNS[attribute]] };
 }
 
@@ -268,6 +290,11 @@ export async function getOverview(ctx: AppContext, userId: number, days: number)
       verified_at: current.profile.verifiedAt ? current.profile.verifiedAt.toISOString() : null,
     },
     city: data.city,
+    age: {
+      years: ageOn(current.dateOfBirth, now),
+      shown: data.show_age,
+      checked: data.show_age && ageChecked(current.profile.verificationStatus),
+    },
     available_until: availableUntil(current.profile.availableUntil, now),
     stats,
     totals: { impressions: sum('impressions'), views: sum('views'), phone_reveals: sum('phone_reveals') },
@@ -293,12 +320,14 @@ export async function setAvailableNow(
   const now = ctx.now();
   const until = body.hours > 0 ? new Date(now.getTime() + body.hours * HOUR_MS) : null;
   // Nothing the directory derives reads it (complete, listed, search text): no re-derivation.
-  await ctx.db.transaction(async (tx) => {
-    if (!(await lockAccount(tx, userId)) || !(await repo.loadProfile(tx, userId))) throw notFound();
-    await repo.updateProfile(tx, userId, now, { availableUntil: until });
-    if (actor.id !== userId)
-      await writeAudit(tx, { actorId: actor.id, action: 'profile.availableNow', targetUserId: userId, at: now });
-  });
+  await edit(
+    ctx,
+    actor,
+    userId,
+    'profile.availableNow',
+    (tx) => repo.updateProfile(tx, userId, now, { availableUntil: until }),
+    false,
+  );
   return { available_until: availableUntil(until, now) };
 }
 
