@@ -13,7 +13,7 @@ import type { Log } from '../auth/emails';
 import * as identity from '../auth/identity.service';
 import * as recovery from '../auth/recovery.service';
 import { endAllSessions } from '../auth/session.service';
-import * as verification from '../auth/verification.service';
+import * as verification from '../auth/contact-verification.service';
 import * as repo from './account.repo';
 
 async function liveAccount(ctx: AppContext, id: number) {

@@ -28,7 +28,7 @@ import { sameOriginJson, signedIn } from './guards';
 import * as identity from './identity.service';
 import * as links from './linked-accounts.service';
 import * as recovery from './recovery.service';
-import * as verification from './verification.service';
+import * as verification from './contact-verification.service';
 
 const answers = <T>(ok: T) => ({ 200: ok, ...AUTH_ERRORS });
 

@@ -5,7 +5,7 @@ import { CSRF_COOKIE } from '#shared/constants.ts';
 import type { AppContext } from '../../context';
 import { SESSION_COOKIE } from '../../plugins/session';
 import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_PATH, KNOWN_DEVICE_TTL_MS } from './known-devices';
-import { type NewSession, SESSION_TTL_MS } from './sessions';
+import { type NewSession, SESSION_TTL_MS } from './session.repo';
 
 export function cookieBase(ctx: AppContext) {
   return {

@@ -27,7 +27,7 @@ import { LIMITS, type LimitCheck, release, reserve, resetLimit, typedSubject } f
 import { passwordProblem } from './password-policy';
 import { endSession, type NewSession, startSession } from './session.service';
 import { randomSecret } from './tokens';
-import { sendEmailVerification } from './verification.service';
+import { sendEmailVerification } from './contact-verification.service';
 
 /** An account as other modules see it (findAccount): every column but the password hash. */
 export type Account = Omit<repo.AccountRow, 'passwordHash'>;

@@ -21,7 +21,7 @@ import { backend, createScratchDatabase, templateImage } from '../../test/helper
 import { deleteAccount } from '../account/account.service';
 import { currentUser, findAccount, login, logout, register } from './identity.service';
 import { changePassword } from './recovery.service';
-import { requestMobilePin } from './verification.service';
+import { requestMobilePin } from './contact-verification.service';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PASSWORD = 'correct horse battery';

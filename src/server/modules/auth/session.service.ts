@@ -11,7 +11,7 @@ import {
   destroyAccountSessions,
   destroySession,
   type NewSession,
-} from './sessions';
+} from './session.repo';
 
 export type { NewSession };
 
