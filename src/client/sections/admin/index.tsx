@@ -10,12 +10,12 @@ import { MoneyPage } from '#client/features/admin/pages/money-page.tsx';
 import { OverviewPage } from '#client/features/admin/pages/overview-page.tsx';
 import { ReportsPage } from '#client/features/admin/pages/reports-page.tsx';
 import { UsersPage } from '#client/features/admin/pages/users-page.tsx';
-import { VerifyPage } from '#client/features/admin/pages/verify-page.tsx';
+import { VerificationQueuePage } from '#client/features/admin/pages/verification-queue-page.tsx';
 import { VideosPage } from '#client/features/admin/pages/videos-page.tsx';
 
 const SCREENS: Record<string, () => React.JSX.Element> = {
   'admin-overview': OverviewPage,
-  'admin-verify': VerifyPage,
+  'admin-verify': VerificationQueuePage,
   'admin-videos': VideosPage,
   'admin-users': UsersPage,
   'admin-auto-topup': AutoTopupPage,

@@ -6,7 +6,7 @@ import { ForgotPasswordPage } from '#client/features/auth/forgot-password-page.t
 import { LoginPage } from '#client/features/auth/login-page.tsx';
 import { RecoverPage } from '#client/features/auth/recover-page.tsx';
 import { RegisterPage } from '#client/features/auth/register-page.tsx';
-import { VerifyPage } from '#client/features/auth/verify-page.tsx';
+import { ConfirmEmailPage } from '#client/features/auth/confirm-email-page.tsx';
 import { VerifyPinPage } from '#client/features/auth/verify-pin-page.tsx';
 import '#client/features/auth/auth.css';
 
@@ -20,7 +20,7 @@ export function AuthSection({ route }: SectionProps) {
     case 'forgot-password':
       return <ForgotPasswordPage />;
     case 'verify':
-      return <VerifyPage />;
+      return <ConfirmEmailPage />;
     case 'verify-pin':
       return <VerifyPinPage />;
     case 'recover':

@@ -7,7 +7,7 @@ import { EditPage } from '#client/features/edit/edit-page.tsx';
 import { ListingsPage, LocationPage } from '#client/features/edit/location-pages.tsx';
 import { GalleryPage } from '#client/features/media/gallery-page.tsx';
 import { MediaPage } from '#client/features/media/media-page.tsx';
-import { VerifyPage } from '#client/features/media/verify-page.tsx';
+import { PhotoVerificationPage } from '#client/features/media/photo-verification-page.tsx';
 import { AutoTopupPage } from '#client/features/money/components/auto-topup-page.tsx';
 
 export function EditSection({ route }: SectionProps) {
@@ -23,7 +23,7 @@ export function EditSection({ route }: SectionProps) {
     case 'edit-gallery':
       return <GalleryPage />;
     case 'edit-verify':
-      return <VerifyPage />;
+      return <PhotoVerificationPage />;
     case 'edit-auto-topup':
       return <AutoTopupPage />;
     default:

@@ -12,7 +12,7 @@ import { usePhotoIdUpload, useVerification } from './api';
 import { MediaFrame, QueryState, useMediaTarget } from './media-screen';
 import { UploadButton } from './upload-control';
 
-export function VerifyPage() {
+export function PhotoVerificationPage() {
   const { t } = useTranslation('media');
   const { id, self } = useMediaTarget();
   const query = useVerification(id);

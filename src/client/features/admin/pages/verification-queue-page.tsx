@@ -12,7 +12,7 @@ import { AdminFrame, Chips, Empty, Pager, PersonLine, useDates, usePage, useQuer
 const STATUSES = ['pending', 'verified', 'declined'] as const;
 type Status = (typeof STATUSES)[number];
 
-export function VerifyPage() {
+export function VerificationQueuePage() {
   const { t } = useTranslation('admin');
   const [raw, setStatus] = useQueryParam('status', 'pending');
   const status: Status = (STATUSES as readonly string[]).includes(raw) ? (raw as Status) : 'pending';

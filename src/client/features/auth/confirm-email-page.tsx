@@ -12,7 +12,7 @@ import { AuthCard, AuthStatus } from './auth-layout';
  * /verify/{type}/{target}: the link of a verification mail. It posts {type, target} as soon as it
  * opens (no session needed: the link may be opened on another device) and shows the result.
  */
-export function VerifyPage() {
+export function ConfirmEmailPage() {
   const { t } = useTranslation('auth');
   const { type = '', target = '' } = useParams();
   const queryClient = useQueryClient();
