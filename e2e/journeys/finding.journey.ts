@@ -1,8 +1,9 @@
 // Finding the right person fast at 375 px (issue 27; docs/decisions/0320-0329): an advertiser switches
 // "available now" on from her edit overview in one tap and sees the badge on her card in her city and on
-// her profile; she shows her age, which her profile then gives as computed from her date of birth.
+// her profile; she shows her age, which her profile then gives as computed from her date of birth; her
+// messengers are one-tap buttons beside call and text, each tap counted as a reveal.
 import { expect, PHONE, test } from '../harness';
-import { fitsWidth, listedAdvertiser } from './advertiser-helpers';
+import { api, fitsWidth, listedAdvertiser } from './advertiser-helpers';
 import { acceptedNotice } from './directory-helpers';
 
 test.use({ viewport: PHONE });
@@ -73,4 +74,46 @@ test('age: shown from the edit overview in one tap, on the profile with its sour
   await expect(page.getByTestId('profile').first()).not.toContainText('1990');
   await shot('2-profile-age');
   await fitsWidth(page, 'the profile');
+});
+
+test('one-tap contact: text, WhatsApp, Telegram and Signal beside the call button, each a reveal @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+}) => {
+  await acceptedNotice(page);
+  await page.goto(`${baseUrl}/countries`);
+  await page.getByTestId('country-list').waitFor();
+  const me = await listedAdvertiser(page, 'contact', 'Leeds');
+  await api(page, '/update', {
+    section: 'links',
+    links: {
+      messenger: { whatsapp: '+447700900123', telegram: '@imogen_leeds', signal: 'yes' },
+      social: {},
+      crypto: {},
+    },
+  });
+
+  await page.goto(`${baseUrl}/profile/${me.id}`);
+  const contacts = page.getByTestId('profile-contacts').first();
+  await expect(contacts.getByTestId('contact-sms')).toHaveAttribute('href', 'sms:+441134960000');
+  await expect(contacts.getByTestId('contact-whatsapp')).toHaveAttribute('href', 'https://wa.me/447700900123');
+  await expect(contacts.getByTestId('contact-telegram')).toHaveAttribute('href', 'https://t.me/imogen_leeds');
+  // "yes" is no number: Signal opens with her phone.
+  await expect(contacts.getByTestId('contact-signal')).toHaveAttribute('href', 'https://signal.me/#p/+441134960000');
+  await contacts.scrollIntoViewIfNeeded();
+  await shot('1-contact-buttons');
+  await fitsWidth(page, 'the profile');
+
+  // A tap opens the app (here a stand-in page) and counts a reveal.
+  await page
+    .context()
+    .route('https://wa.me/**', (route) => route.fulfill({ body: 'WhatsApp', contentType: 'text/plain' }));
+  const reveal = page.waitForRequest(
+    (r) => r.url().endsWith(`/api/directory/phoneReveal/${me.id}`) && r.method() === 'POST',
+  );
+  const popup = page.waitForEvent('popup');
+  await contacts.getByTestId('contact-whatsapp').click();
+  await reveal;
+  expect((await popup).url()).toBe('https://wa.me/447700900123');
 });

@@ -16,6 +16,7 @@ import {
   safeHttpUrl,
   telHref,
 } from './format';
+import { contactButtons, smsHref } from './contact';
 import { VerifiedBadge } from './verified-badge';
 import { PICTURE_SIZES, PictureImage } from './picture';
 
@@ -70,7 +71,10 @@ export interface ProfileViewProps {
   /** Defaults to profile.can_edit. */
   canEdit?: boolean;
   renderLink?: LinkRenderer;
-  /** A tap on the phone number (the call itself still happens through the tel: link). */
+  /**
+   * A tap on the phone number or another one-tap contact (text, WhatsApp, Telegram, Signal): counted as a
+   * phone reveal (docs/decisions/0322); the link itself opens the app.
+   */
   onPhoneClick?: () => void;
   /** A tap on a gallery thumbnail; without it the thumbnail opens the photo in a new tab. */
   onPhotoClick?: (index: number, event: ReactMouseEvent<HTMLAnchorElement>) => void;
@@ -191,6 +195,7 @@ export function ProfileView(props: ProfileViewProps) {
                 >
                   <span aria-hidden="true">☎</span> {profile.phone}
                 </a>
+                <ContactButtons profile={profile} t={t} onTap={props.onPhoneClick} />
                 <p className="small muted profile__mention">{t('profile.mention', { site: t('common:siteName') })}</p>
               </>
             ) : (
@@ -497,5 +502,44 @@ function Links({ profile, t, head, canEdit }: { profile: Profile; t: Translate; 
         </dl>
       )}
     </section>
+  );
+}
+
+/**
+ * Beside the call button: a text message and the messengers she gave, each opening the app with her number
+ * (issue 27, item 5; docs/decisions/0322). Only with a phone number (the section shows none without one).
+ */
+function ContactButtons({ profile, t, onTap }: { profile: Profile; t: Translate; onTap?: () => void }) {
+  if (!profile.phone) return null;
+  const apps = contactButtons(profile.links.messenger, profile.phone);
+  return (
+    <ul className="profile__contacts" data-testid="profile-contacts">
+      <li>
+        <a
+          className="button profile__contact-button"
+          href={smsHref(profile.phone)}
+          onClick={onTap}
+          aria-label={t('profile.textLabel', { phone: profile.phone })}
+          data-testid="contact-sms"
+        >
+          {t('profile.text')}
+        </a>
+      </li>
+      {apps.map(({ app, href }) => (
+        <li key={app}>
+          <a
+            className={`button profile__contact-button profile__contact-button--${app}`}
+            href={href}
+            target="_blank"
+            rel="nofollow noopener noreferrer"
+            onClick={onTap}
+            aria-label={t('profile.messageOn', { app: t(`profile.linkNames.${app}`) })}
+            data-testid={`contact-${app}`}
+          >
+            {t(`profile.linkNames.${app}`)}
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }
