@@ -32,7 +32,8 @@ test('available now: one tap on the edit overview, the badge on the card and the
   await page.goto(`${baseUrl}/escorts/united-kingdom/${me.city.slug}`);
   const card = page.locator(`[data-testid="profile-card"][data-id="${me.id}"]`);
   await expect(card.getByTestId('card-available')).toHaveText('Available now');
-  await card.scrollIntoViewIfNeeded();
+  // The server's card may be replaced by the app's while it scrolls: the same card again, until it holds.
+  await expect(async () => card.scrollIntoViewIfNeeded({ timeout: 2_000 })).toPass();
   await shot('3-card-badge');
   await fitsWidth(page, 'the city page');
 

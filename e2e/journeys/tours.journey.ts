@@ -32,7 +32,10 @@ test('tours: buy a location with tour dates from the Shop, pay it, listed on tou
 
   // The Shop's "Choose a city" opens the purchase of a location, not the home-city form.
   await page.goto(`${baseUrl}/shop`);
-  await page.locator('[data-product="additional_location"]').getByTestId('product-buy').click();
+  const buy = page.locator('[data-product="additional_location"]').getByTestId('product-buy');
+  // Until the signed-in state has loaded, the Shop's button still leads a visitor to /register.
+  await expect(buy).not.toHaveAttribute('href', '/register');
+  await buy.click();
   await page.waitForURL(new RegExp(`/edit/directory/listing/${me.id}\\?add=1$`));
   const form = page.getByTestId('add-location');
   await form.waitFor();
