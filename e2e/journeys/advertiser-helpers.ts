@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { jpegWithGps } from '../../src/server/test/media-files';
 import { registerViaApi, type TestAccount } from './auth-helpers';
+import { acceptedNotice } from './directory-helpers';
 
 export interface City {
   id: number;
@@ -22,6 +23,14 @@ export function uniqueName(first: string): string {
 }
 
 /** Registers an advertiser and completes the ad through the app's own API client: listed in `city`. */
+/** A visitor past the 18+ notice, on the country list, who registers and is listed in `city` (signed in). */
+export async function startAsListedAdvertiser(page: Page, baseUrl: string, tag: string, city: string) {
+  await acceptedNotice(page);
+  await page.goto(`${baseUrl}/countries`);
+  await page.getByTestId('country-list').waitFor();
+  return listedAdvertiser(page, tag, city);
+}
+
 export async function listedAdvertiser(page: Page, tag: string, city: string): Promise<TestAccount & { city: City }> {
   const account = await registerViaApi(page, tag);
   const avatar = (await jpegWithGps({ width: 600, height: 800, seed: account.id })).toString('base64');

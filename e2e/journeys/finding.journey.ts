@@ -3,8 +3,7 @@
 // her profile; she shows her age, which her profile then gives as computed from her date of birth; her
 // messengers are one-tap buttons beside call and text, each tap counted as a reveal.
 import { expect, PHONE, test } from '../harness';
-import { api, fitsWidth, listedAdvertiser } from './advertiser-helpers';
-import { acceptedNotice } from './directory-helpers';
+import { api, fitsWidth, startAsListedAdvertiser } from './advertiser-helpers';
 
 test.use({ viewport: PHONE });
 
@@ -13,10 +12,7 @@ test('available now: one tap on the edit overview, the badge on the card and the
   baseUrl,
   shot,
 }) => {
-  await acceptedNotice(page);
-  await page.goto(`${baseUrl}/countries`);
-  await page.getByTestId('country-list').waitFor();
-  const me = await listedAdvertiser(page, 'available', 'Leeds');
+  const me = await startAsListedAdvertiser(page, baseUrl, 'available', 'Leeds');
 
   await page.goto(`${baseUrl}/edit/${me.id}`);
   const fact = page.getByTestId('overview-available');
@@ -48,10 +44,7 @@ test('age: shown from the edit overview in one tap, on the profile with its sour
   baseUrl,
   shot,
 }) => {
-  await acceptedNotice(page);
-  await page.goto(`${baseUrl}/countries`);
-  await page.getByTestId('country-list').waitFor();
-  const me = await listedAdvertiser(page, 'age', 'Leeds');
+  const me = await startAsListedAdvertiser(page, baseUrl, 'age', 'Leeds');
   // registerViaApi gives 1990-04-01 as the date of birth.
   const now = new Date();
   const years = now.getUTCFullYear() - 1990 - (now.getUTCMonth() < 3 ? 1 : 0);
@@ -82,10 +75,7 @@ test('one-tap contact: text, WhatsApp, Telegram and Signal beside the call butto
   baseUrl,
   shot,
 }) => {
-  await acceptedNotice(page);
-  await page.goto(`${baseUrl}/countries`);
-  await page.getByTestId('country-list').waitFor();
-  const me = await listedAdvertiser(page, 'contact', 'Leeds');
+  const me = await startAsListedAdvertiser(page, baseUrl, 'contact', 'Leeds');
   await api(page, '/update', {
     section: 'links',
     links: {
@@ -102,7 +92,7 @@ test('one-tap contact: text, WhatsApp, Telegram and Signal beside the call butto
   await expect(contacts.getByTestId('contact-telegram')).toHaveAttribute('href', 'https://t.me/imogen_leeds');
   // "yes" is no number: Signal opens with her phone.
   await expect(contacts.getByTestId('contact-signal')).toHaveAttribute('href', 'https://signal.me/#p/+441134960000');
-  await contacts.scrollIntoViewIfNeeded();
+  await expect(async () => contacts.scrollIntoViewIfNeeded({ timeout: 2_000 })).toPass();
   await shot('1-contact-buttons');
   await fitsWidth(page, 'the profile');
 

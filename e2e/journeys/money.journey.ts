@@ -6,8 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { expect, PHONE, test } from '../harness';
-import { api, fitsWidth, listedAdvertiser, payByCard } from './advertiser-helpers';
-import { acceptedNotice } from './directory-helpers';
+import { api, fitsWidth, listedAdvertiser, startAsListedAdvertiser, payByCard } from './advertiser-helpers';
 
 test.use({ viewport: PHONE });
 
@@ -16,12 +15,8 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
   baseUrl,
   shot,
 }) => {
-  await acceptedNotice(page);
-  await page.goto(`${baseUrl}/countries`);
-  await page.getByTestId('country-list').waitFor();
-
   // The advertiser is listed in Leeds; another one listed after her is now above her.
-  const me = await listedAdvertiser(page, 'money', 'Leeds');
+  const me = await startAsListedAdvertiser(page, baseUrl, 'money', 'Leeds');
   await api(page, '/auth/logout', {});
   await listedAdvertiser(page, 'rival', 'Leeds');
   await api(page, '/auth/logout', {});

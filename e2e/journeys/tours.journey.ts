@@ -4,8 +4,7 @@
 // left, and is listed in Manchester "In Manchester <dates>"; moved to later dates the card announces the
 // tour instead ("Visiting from"); a renewal of the location (30 more days, dates not kept) reaches the cart.
 import { expect, PHONE, test } from '../harness';
-import { api, fitsWidth, listedAdvertiser, payByCard, type City } from './advertiser-helpers';
-import { acceptedNotice } from './directory-helpers';
+import { api, fitsWidth, startAsListedAdvertiser, payByCard, type City } from './advertiser-helpers';
 
 test.use({ viewport: PHONE });
 
@@ -19,10 +18,7 @@ test('tours: buy a location with tour dates from the Shop, pay it, listed on tou
   baseUrl,
   shot,
 }) => {
-  await acceptedNotice(page);
-  await page.goto(`${baseUrl}/countries`);
-  await page.getByTestId('country-list').waitFor();
-  const me = await listedAdvertiser(page, 'tours', 'Leeds');
+  const me = await startAsListedAdvertiser(page, baseUrl, 'tours', 'Leeds');
   const [manchester] = ((await api(page, '/edit/findCities?q=Manchester&country=GB')) as { data: City[] }).data;
 
   // Credits first, by card: the location is then paid from the balance.
