@@ -1,7 +1,8 @@
 // Calls of the public directory (spec section 7, "App and directory").
 import { z } from 'zod';
 import { id, text, withoutControlCharacters } from '../api/fields';
-import { CATEGORIES, FEEDBACK_REASONS, SEARCH_MIN_CHARS, SLUG_PATTERN } from '../constants';
+import { CATEGORIES, FEEDBACK_REASONS, SEARCH_MIN_CHARS, SERVICES, SLUG_PATTERN } from '../constants';
+import { PROFILE_CURRENCIES, RATE_MAX, SPOKEN_LANGUAGES } from '../rules/profile-fields';
 import { Picture } from './media';
 import { messageText } from '../api/messages';
 import { blankMessage } from '../api/errors';
@@ -14,6 +15,54 @@ export const DirectoryFilter = z.object({
   place: slug.optional(),
 });
 export type DirectoryFilter = z.infer<typeof DirectoryFilter>;
+
+/** Ages a filter may name (whole years; the site lists adults only). */
+export const FILTER_AGE = { min: 18, max: 99 } as const;
+
+/**
+ * What a visitor narrows a list by (issue 27 item 1, docs/decisions/0324). Every key is optional; an absent
+ * key does not filter. Never part of the order: a filtered list is the unfiltered one with rows left out.
+ * Unknown keys and values are a 422 (strict), so a typo never silently means "no filter".
+ * - `age_min`/`age_max`: whole years, only profiles that show their age (0321);
+ * - `price_min`/`price_max` with `currency`: the in-call 60-minute rate, or the out-call one when she offers
+ *   no in-call; whole units of `currency`, and only profiles whose rates are in that currency;
+ * - `services`, `languages`: any of them; `verified`, `video`, `incall`, `outcall`, `available`: true only.
+ */
+const flag = z.literal(true);
+const age = z.number().int().min(FILTER_AGE.min).max(FILTER_AGE.max);
+const price = z.number().int().min(0).max(RATE_MAX);
+export const ListFilters = z
+  .strictObject({
+    age_min: age.optional(),
+    age_max: age.optional(),
+    price_min: price.optional(),
+    price_max: price.optional(),
+    currency: z.enum(PROFILE_CURRENCIES).optional(),
+    services: z.array(z.enum(SERVICES)).max(SERVICES.length).optional(),
+    languages: z.array(z.enum(SPOKEN_LANGUAGES)).max(SPOKEN_LANGUAGES.length).optional(),
+    verified: flag.optional(),
+    video: flag.optional(),
+    incall: flag.optional(),
+    outcall: flag.optional(),
+    available: flag.optional(),
+  })
+  .refine((f) => f.age_min === undefined || f.age_max === undefined || f.age_min <= f.age_max, {
+    message: messageText('directory.filterRange'),
+    path: ['age_max'],
+  })
+  .refine((f) => f.price_min === undefined || f.price_max === undefined || f.price_min <= f.price_max, {
+    message: messageText('directory.filterRange'),
+    path: ['price_max'],
+  })
+  .refine((f) => (f.price_min === undefined && f.price_max === undefined) || f.currency !== undefined, {
+    message: messageText('directory.filterCurrency'),
+    path: ['currency'],
+  });
+export type ListFilters = z.infer<typeof ListFilters>;
+
+/** getDirectory's body: the list, and what narrows it. */
+export const DirectoryListBody = DirectoryFilter.extend({ filters: ListFilters.optional() });
+export type DirectoryListBody = z.infer<typeof DirectoryListBody>;
 
 export const PageQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
 
@@ -83,6 +132,7 @@ export const SearchBody = z.object({
     .trim()
     .min(SEARCH_MIN_CHARS, messageText('validation.searchMin', { n: SEARCH_MIN_CHARS }))
     .max(100),
+  filters: ListFilters.optional(),
 });
 
 /** GET /getProfileByName/{name} and the page /@{name}. */
@@ -169,6 +219,7 @@ export const NearbyBody = z.object({
     .min(-180)
     .max(180),
   category: z.enum(CATEGORIES).default('escorts'),
+  filters: ListFilters.optional(),
 });
 
 export const NearbyPage = DirectoryPage.extend({

@@ -6,6 +6,7 @@
 import { and, asc, count, eq, gt, inArray, isNull, like, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Category } from '#shared/constants.ts';
+import type { ListFilters } from '#shared/schemas/directory.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { accounts, cities, countries, directoryCounts, listings, media, profiles } from '../../db/schema';
 import { rankingOrder } from '../listings/listings.service';
@@ -73,6 +74,60 @@ export function categoryCondition(category: Category): SQL | undefined {
   }
 }
 
+// ---------------------------------------------------------------- filters (docs/decisions/0324)
+// A filter only leaves rows out: it is a condition on the profile `p` beside the list's own, never a key of
+// the order. Raw SQL over the alias `p` (every list names its profile so): the rates are jsonb and the
+// lists of services and languages arrays (docs/decisions/0915).
+
+const textArray = (values: readonly string[]) =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+
+/** She offers in-call: some in-call rate is a number. */
+const OFFERS_INCALL = sql.raw(`jsonb_path_exists(p.rates, '$.incall.* ? (@.type() == "number")')`);
+const OFFERS_OUTCALL = sql.raw(`jsonb_path_exists(p.rates, '$.outcall.* ? (@.type() == "number")')`);
+/** The price a price filter reads: the in-call 60-minute rate, or the out-call one when she only visits. */
+const FILTER_PRICE = sql.raw(`(case when jsonb_path_exists(p.rates, '$.incall.* ? (@.type() == "number")')
+  then case when jsonb_typeof(p.rates #> '{incall,60min}') = 'number' then (p.rates #>> '{incall,60min}')::numeric end
+  else case when jsonb_typeof(p.rates #> '{outcall,60min}') = 'number' then (p.rates #>> '{outcall,60min}')::numeric end
+  end)`);
+
+/**
+ * The profile `p` passes the filter at `now` (the app's clock: "available now" and ages on its UTC day),
+ * or undefined when the filter narrows nothing.
+ */
+export function filterCondition(f: ListFilters | undefined, now: Date): SQL | undefined {
+  if (!f) return undefined;
+  const parts: SQL[] = [];
+  const day = now.toISOString().slice(0, 10);
+  // An age range `a..b` on day D: born on or before D - a years, and after D - (b+1) years (ageOn's rule:
+  // a birthday counts from its day). Those who do not show their age have no date: never found.
+  if (f.age_min !== undefined || f.age_max !== undefined) parts.push(sql`p.shown_birth_date is not null`);
+  if (f.age_min !== undefined)
+    parts.push(sql`p.shown_birth_date <= (${day}::date - make_interval(years => ${f.age_min}::int))::date`);
+  if (f.age_max !== undefined)
+    parts.push(sql`p.shown_birth_date > (${day}::date - make_interval(years => ${f.age_max + 1}::int))::date`);
+  if (f.price_min !== undefined || f.price_max !== undefined) {
+    parts.push(sql`p.currency = ${f.currency ?? ''}`);
+    if (f.price_min !== undefined) parts.push(sql`${FILTER_PRICE} >= ${f.price_min}::numeric`);
+    if (f.price_max !== undefined) parts.push(sql`${FILTER_PRICE} <= ${f.price_max}::numeric`);
+    if (f.price_min === undefined) parts.push(sql`${FILTER_PRICE} is not null`);
+  }
+  if (f.services?.length) parts.push(sql`p.services && ${textArray(f.services)}`);
+  if (f.languages?.length) parts.push(sql`p.languages && ${textArray(f.languages)}`);
+  if (f.verified) parts.push(sql`p.verification_status = 'verified'`);
+  if (f.video)
+    parts.push(
+      sql`exists (select 1 from media fv where fv.user_id = p.user_id and fv.type = 'video' and fv.status = 'approved')`,
+    );
+  if (f.incall) parts.push(OFFERS_INCALL);
+  if (f.outcall) parts.push(OFFERS_OUTCALL);
+  if (f.available) parts.push(sql`p.available_until > ${now.toISOString()}::timestamptz`);
+  return parts.length ? sql.join(parts, sql` and `) : undefined;
+}
+
 /** Listing `l` (or `t`) has not expired at `now` (the app's clock). */
 export const activeAt = (now: Date, t: { expiresAt: PgColumn } = l) => or(isNull(t.expiresAt), gt(t.expiresAt, now));
 
@@ -82,6 +137,8 @@ export interface ListingScope {
   category: Category;
   /** The app's clock: listings that expired before it are not shown. */
   now: Date;
+  /** What narrows the list (none: every listing of the scope). */
+  filters?: ListFilters;
 }
 
 const f = alias(listings, 'f');
@@ -103,8 +160,12 @@ const s = alias(listings, 's');
  */
 function countryListings(scope: ListingScope, first?: number) {
   const { countryCode, now } = scope;
-  const category = categoryCondition(scope.category);
-  const profileOk = category ? sql`p.listed and ${category}` : sql`p.listed`;
+  const profileOk = sql.join(
+    [sql`p.listed`, categoryCondition(scope.category), filterCondition(scope.filters, now)].filter(
+      (x): x is SQL => x !== undefined,
+    ),
+    sql` and `,
+  );
   const head = first === undefined ? sql`` : sql` order by ${rankingOrder('f')} limit ${first}`;
   return sql`(
     select f.id, f.profile_id, f.city_id, f.kind, f.tour_from, f.tour_until, f.tour_starts_at, f.bumped_at
@@ -131,6 +192,7 @@ const cityWhere = (scope: ListingScope, cityId: number) =>
     activeAt(scope.now),
     eq(p.listed, true),
     categoryCondition(scope.category),
+    filterCondition(scope.filters, scope.now),
   );
 
 export async function findListings(db: Db, scope: ListingScope, limit: number, offset: number) {
@@ -199,6 +261,20 @@ export async function countListings(db: Db, scope: ListingScope): Promise<number
     sql`select (coalesce((select n from directory_counts where country_code = ${code}
         and city_id = ${scope.cityId ?? 0} and category = ${category}), 0) - (${gone}))::int as n`,
   );
+  return Number(row.n);
+}
+
+/**
+ * How many rows a filtered list pages through, up to `cap` (what paging can reach, LIST_MAX_PAGE pages:
+ * bounded work like a search's total, docs/decisions/0730): the same rows findListings reads. A filtered
+ * list has no maintained count.
+ */
+export async function countFilteredListings(db: Db, scope: ListingScope, cap: number): Promise<number> {
+  const rows = scope.cityId
+    ? sql`select 1 from listings l join profiles p on p.user_id = l.profile_id
+        where ${cityWhere(scope, scope.cityId)} limit ${cap}`
+    : sql`select 1 from (${countryListings(scope, cap)}) u limit ${cap}`;
+  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from (${rows}) r`);
   return Number(row.n);
 }
 
@@ -393,9 +469,22 @@ function matchAll(groups: string[][]) {
  * the home-listing rank index or uses the trigram index, whichever is cheaper). The exact pass gives one
  * word per group; the typo-tolerant pass gives each query word's corrections as its group.
  */
-export async function searchByWords(db: Db, groups: string[][], limit: number, offset: number) {
+export async function searchByWords(
+  db: Db,
+  groups: string[][],
+  limit: number,
+  offset: number,
+  filters?: { filters: ListFilters; now: Date },
+) {
   return selectListings(db)
-    .where(and(eq(l.kind, 'home'), eq(p.listed, true), matchAll(groups)))
+    .where(
+      and(
+        eq(l.kind, 'home'),
+        eq(p.listed, true),
+        matchAll(groups),
+        filterCondition(filters?.filters, filters?.now ?? new Date()),
+      ),
+    )
     .orderBy(rankingOrder('l'))
     .limit(limit)
     .offset(offset);
@@ -405,12 +494,24 @@ export async function searchByWords(db: Db, groups: string[][], limit: number, o
  * How many profiles searchByWords reaches with these groups, up to `cap` (what paging can reach: a
  * search's total is bounded work, docs/decisions/0730).
  */
-export async function countByWords(db: Db, groups: string[][], cap: number) {
+export async function countByWords(
+  db: Db,
+  groups: string[][],
+  cap: number,
+  filters?: { filters: ListFilters; now: Date },
+) {
   const reached = db
     .select({ one: sql`1`.as('one') })
     .from(l)
     .innerJoin(p, eq(p.userId, l.profileId))
-    .where(and(eq(l.kind, 'home'), eq(p.listed, true), matchAll(groups)))
+    .where(
+      and(
+        eq(l.kind, 'home'),
+        eq(p.listed, true),
+        matchAll(groups),
+        filterCondition(filters?.filters, filters?.now ?? new Date()),
+      ),
+    )
     .limit(cap)
     .as('reached');
   const [row] = await db.select({ n: count() }).from(reached);
@@ -491,7 +592,14 @@ export type CityWithListings = Awaited<ReturnType<typeof citiesWithListings>>[nu
  * used to be one query per city). The page's rows are then read by `findListingsByIds`. Raw SQL: a
  * lateral join over `unnest ... with ordinality` (docs/decisions/0915).
  */
-export async function rankInCities(db: Db, cityIds: number[], category: Category, perCity: number, now: Date) {
+export async function rankInCities(
+  db: Db,
+  cityIds: number[],
+  category: Category,
+  perCity: number,
+  now: Date,
+  filters?: ListFilters,
+) {
   if (!cityIds.length) return [];
   const ids = sql.join(
     cityIds.map((id) => sql`${id}::int`),
@@ -504,7 +612,7 @@ export async function rankInCities(db: Db, cityIds: number[], category: Category
     cross join lateral (
       select l.id as listing_id, l.id, l.profile_id as user_id, l.bumped_at
       from listings l join profiles p on p.user_id = l.profile_id
-      where l.city_id = o.city_id and ${publicListings(category, now)}
+      where l.city_id = o.city_id and ${and(publicListings(category, now), filterCondition(filters, now))}
       order by ${rankingOrder('l')}
       limit ${perCity}
     ) x

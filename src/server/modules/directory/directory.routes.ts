@@ -9,6 +9,7 @@ import {
   CountriesQuery,
   CountriesResponse,
   DirectoryFilter,
+  DirectoryListBody,
   DirectoryPage,
   FeedbackBody,
   ImpressionsBody,
@@ -25,6 +26,7 @@ import {
   SearchBody,
 } from '#shared/schemas/directory.ts';
 import { FeedPage } from '#shared/schemas/feed.ts';
+import { filterKey as listFilterKey } from '#shared/rules/list-filters.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { sendAnswer } from '../../lib/answer-cache';
@@ -125,16 +127,17 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     '/directory/getDirectory',
     {
       schema: {
-        body: DirectoryFilter,
+        body: DirectoryListBody,
         querystring: ListPageQuery,
         response: { 200: DirectoryPage, ...WRITE_ERRORS, ...errorAnswers(404) },
       },
     },
+    // Keyed by the normalised filter (docs/decisions/0324): the same filter written otherwise is one answer.
     async (req, reply) =>
       answer(
         req,
         reply,
-        `list|${filterKey(req.body)}|${req.query.page}|${namesKey(req)}`,
+        `list|${filterKey(req.body)}|${listFilterKey(req.body.filters)}|${req.query.page}|${namesKey(req)}`,
         DirectoryPage,
         (v) => service.getDirectory(ctx, req.body, req.query.page, v, callLanguage(req)),
         scopes.list(req.body.country, req.body.place, req.body.category),
@@ -208,9 +211,9 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       answer(
         req,
         reply,
-        `search|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`,
+        `search|${JSON.stringify(req.body.q)}|${listFilterKey(req.body.filters)}|${req.query.page}|${namesKey(req)}`,
         DirectoryPage,
-        (v) => service.search(ctx, req.body.q, req.query.page, v, callLanguage(req)),
+        (v) => service.search(ctx, req.body.q, req.query.page, v, callLanguage(req), req.body.filters),
         scopes.content,
       ),
   );
@@ -252,7 +255,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       answer(
         req,
         reply,
-        `nearby|${JSON.stringify(req.body)}|${req.query.page}|${namesKey(req)}`,
+        `nearby|${req.body.lat}|${req.body.lng}|${req.body.category}|${listFilterKey(req.body.filters)}|${req.query.page}|${namesKey(req)}`,
         NearbyPage,
         (v) => service.nearby(ctx, req.body, req.query.page, v, callLanguage(req)),
         scopes.content,

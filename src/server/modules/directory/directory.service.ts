@@ -3,7 +3,9 @@ import { notification } from '#shared/api/errors.ts';
 import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category, type Language } from '#shared/constants.ts';
 import type { z } from 'zod';
 import { LIST_MAX_PAGE, NEARBY_MAX_PAGE } from '#shared/schemas/directory.ts';
+import { filterKey, hasFilters, normalizeFilters } from '#shared/rules/list-filters.ts';
 import type {
+  ListFilters,
   DirectoryFilter,
   DirectoryPage,
   FeedbackBody,
@@ -148,20 +150,27 @@ async function loadNavigation(
 
 export async function getDirectory(
   ctx: AppContext,
-  filter: DirectoryFilter,
+  filter: DirectoryFilter & { filters?: ListFilters },
   page: number,
   v?: string,
   lang: Language = 'en',
 ): Promise<DirectoryPage> {
   v ??= await directoryVersion(ctx);
   const { country, place } = await resolveScope(ctx, filter, v);
-  const scope = { countryCode: country.code, cityId: place?.id, category: filter.category, now: ctx.now() };
+  const filters = hasFilters(filter.filters) ? normalizeFilters(filter.filters) : undefined;
+  const scope = { countryCode: country.code, cityId: place?.id, category: filter.category, now: ctx.now(), filters };
   const offset = (page - 1) * PAGE_SIZE;
   // One row beyond the page says whether there is another; the total is the count the database keeps
-  // with the writes (docs/decisions/0730), less the few expired rows still present.
+  // with the writes (docs/decisions/0730), less the few expired rows still present. A filtered list is
+  // counted as its pages read it, up to what paging reaches, once per version and filter (0324).
   const [rows, total] = await Promise.all([
     repo.findListings(ctx.db, scope, PAGE_SIZE + 1, offset),
-    repo.countListings(ctx.db, scope),
+    filters
+      ? cachesOf(ctx).counts.get(
+          `${v}|list|${country.code}|${place?.id ?? 0}|${filter.category}|${filterKey(filters)}|${scope.now.toISOString().slice(0, 10)}`,
+          () => repo.countFilteredListings(ctx.db, scope, LIST_MAX_PAGE * PAGE_SIZE),
+        )
+      : repo.countListings(ctx.db, scope),
   ]);
   const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang, offset + 1);
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
@@ -217,6 +226,7 @@ export async function search(
   page: number,
   v?: string,
   lang: Language = 'en',
+  listFilters?: ListFilters,
 ): Promise<DirectoryPage> {
   const terms = repo.searchTerms(foldText(q));
   const offset = (page - 1) * PAGE_SIZE;
@@ -232,10 +242,12 @@ export async function search(
   if (!groups.every((g) => g.length)) return { data: [], page, has_more: false, total: 0 };
   // The total counts what paging reaches with the same words (at most LIST_MAX_PAGE pages: bounded work,
   // docs/decisions/0730), so it is the same on every page; counted once per version and query.
+  const filters = hasFilters(listFilters) ? { filters: normalizeFilters(listFilters), now: ctx.now() } : undefined;
+  const fkey = filters ? `|${filterKey(filters.filters)}|${filters.now.toISOString().slice(0, 10)}` : '';
   const [rows, total] = await Promise.all([
-    repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset),
-    cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}`, () =>
-      repo.countByWords(ctx.db, groups, LIST_MAX_PAGE * PAGE_SIZE),
+    repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset, filters),
+    cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}${fkey}`, () =>
+      repo.countByWords(ctx.db, groups, LIST_MAX_PAGE * PAGE_SIZE, filters),
     ),
   ]);
   const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang);
@@ -260,7 +272,8 @@ export async function nearby(
   lang: Language = 'en',
 ) {
   const version = v ?? (await directoryVersion(ctx));
-  return cachesOf(ctx).nearbyGate.run(() => nearbyPage(ctx, body, page, version, lang));
+  const filters = hasFilters(body.filters) ? normalizeFilters(body.filters) : undefined;
+  return cachesOf(ctx).nearbyGate.run(() => nearbyPage(ctx, { ...body, filters }, page, version, lang));
 }
 
 const NEARBY_CITIES_PER_QUERY = 40;
@@ -293,7 +306,7 @@ async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, pag
       batch.push(cities[next].city_id);
       room -= cities[next].listings;
     }
-    for (const r of await repo.rankInCities(ctx.db, batch, body.category, need, ctx.now())) {
+    for (const r of await repo.rankInCities(ctx.db, batch, body.category, need, ctx.now(), body.filters)) {
       if (seen.has(r.user_id)) continue;
       seen.add(r.user_id);
       ranked.push({ listing_id: r.listing_id, km: km.get(r.city_id) ?? 0 });
