@@ -1,8 +1,8 @@
 // The directory lists' filters (issue 27 item 1, docs/decisions/0324) as the address bar holds them and as
 // one normalised form: the SPA, the server's first HTML and the answer cache's key all read them here.
 import { SERVICES } from '../constants.ts';
-import { FILTER_AGE, type ListFilters } from '../schemas/directory.ts';
-import { PROFILE_CURRENCIES, RATE_MAX, SPOKEN_LANGUAGES } from './profile-fields.ts';
+import type { ListFilters } from '../schemas/directory.ts';
+import { FILTER_AGE, PROFILE_CURRENCIES, RATE_MAX, SPOKEN_LANGUAGES } from './profile-lists.ts';
 
 type Currency = (typeof PROFILE_CURRENCIES)[number];
 

@@ -3,14 +3,16 @@
 // sections choose from. Pure: no DOM, no database.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
+// The closed lists the directory's filters read too live apart, so that the public pages' code does not
+// carry the phone number metadata this file needs (issue 27 item 1).
+export { PROFILE_CURRENCIES, RATE_MAX, SPOKEN_LANGUAGES } from './profile-lists.ts';
+
 export const SCREEN_NAME_MIN = 2;
 export const SCREEN_NAME_MAX = 30;
 export const HEADING_MAX = 100;
 export const ABOUT_MAX = 10_000;
 export const PLACE_MAX = 80;
 export const LANDMARK_MAX = 120;
-/** Whole units of the profile's currency: rates are the advertiser's own prices, not site money. */
-export const RATE_MAX = 1_000_000;
 
 /**
  * Spec section 5: "The screen name is a name only, with no slogans or ads." A name starts with a
@@ -97,91 +99,7 @@ export const PERSONALITY_TRAITS = [
 ] as const;
 export const PERSONALITY_MAX = 8;
 
-/** Spoken languages (ISO 639-1); their names come from Intl.DisplayNames in the page's language. */
-export const SPOKEN_LANGUAGES = [
-  'en',
-  'de',
-  'es',
-  'fr',
-  'it',
-  'pt',
-  'nl',
-  'pl',
-  'ru',
-  'uk',
-  'cs',
-  'sk',
-  'hu',
-  'ro',
-  'bg',
-  'el',
-  'tr',
-  'sv',
-  'da',
-  'no',
-  'fi',
-  'hr',
-  'sr',
-  'sl',
-  'lt',
-  'lv',
-  'et',
-  'ar',
-  'he',
-  'fa',
-  'hi',
-  'th',
-  'vi',
-  'id',
-  'ms',
-  'tl',
-  'zh',
-  'ja',
-  'ko',
-] as const;
 export const LANGUAGES_MAX = 10;
-
-/** Currencies a profile's rates may be in (ISO 4217). */
-export const PROFILE_CURRENCIES = [
-  'EUR',
-  'GBP',
-  'USD',
-  'CHF',
-  'CAD',
-  'AUD',
-  'NZD',
-  'BRL',
-  'MXN',
-  'ARS',
-  'COP',
-  'CLP',
-  'PEN',
-  'PLN',
-  'CZK',
-  'HUF',
-  'RON',
-  'BGN',
-  'SEK',
-  'NOK',
-  'DKK',
-  'TRY',
-  'AED',
-  'SAR',
-  'QAR',
-  'ILS',
-  'ZAR',
-  'THB',
-  'SGD',
-  'HKD',
-  'MYR',
-  'PHP',
-  'IDR',
-  'INR',
-  'JPY',
-  'KRW',
-  'CNY',
-  'TWD',
-] as const;
 
 /** Edit Links (spec section 2: messenger, crypto, social): the services of each group. */
 export const LINK_KEYS = {

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { id, text, withoutControlCharacters } from '../api/fields';
 import { CATEGORIES, FEEDBACK_REASONS, SEARCH_MIN_CHARS, SERVICES, SLUG_PATTERN } from '../constants';
-import { PROFILE_CURRENCIES, RATE_MAX, SPOKEN_LANGUAGES } from '../rules/profile-fields';
+import { PROFILE_CURRENCIES, RATE_MAX, SPOKEN_LANGUAGES } from '../rules/profile-lists';
+import { FILTER_AGE } from '../rules/profile-lists';
 import { Picture } from './media';
 import { messageText } from '../api/messages';
 import { blankMessage } from '../api/errors';
@@ -16,8 +17,7 @@ export const DirectoryFilter = z.object({
 });
 export type DirectoryFilter = z.infer<typeof DirectoryFilter>;
 
-/** Ages a filter may name (whole years; the site lists adults only). */
-export const FILTER_AGE = { min: 18, max: 99 } as const;
+export { FILTER_AGE };
 
 /**
  * What a visitor narrows a list by (issue 27 item 1, docs/decisions/0324). Every key is optional; an absent

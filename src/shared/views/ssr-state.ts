@@ -21,8 +21,14 @@ export const ssrKeys = {
       'navigation',
       filter.place ? filter : { category: filter.category, country: filter.country },
     ] as const,
-  list: (filter: { category: string; country: string; place?: string }) =>
-    ['directory', 'list', filter.place ? filter : { category: filter.category, country: filter.country }] as const,
-  search: (q: string) => ['directory', 'search', q] as const,
+  /** `filters`: the normalised filter's key (#shared/rules/list-filters filterKey), '' for none. */
+  list: (filter: { category: string; country: string; place?: string }, filters = '') =>
+    [
+      'directory',
+      'list',
+      filter.place ? filter : { category: filter.category, country: filter.country },
+      ...(filters ? [filters] : []),
+    ] as const,
+  search: (q: string, filters = '') => ['directory', 'search', q, ...(filters ? [filters] : [])] as const,
   profile: (ref: { id: number } | { name: string }) => ['directory', 'profile', ref] as const,
 };

@@ -18,8 +18,11 @@ import type { NotificationBody } from '#shared/api/errors.ts';
 import { api, ApiError } from '#client/lib/api.ts';
 import { itemLocation } from '#shared/rules/listing-item.ts';
 import { ssrKeys } from '#shared/views/ssr-state.ts';
+import { filterKey, hasFilters, normalizeFilters } from '#shared/rules/list-filters.ts';
+import type { ListFilters } from '#shared/schemas/directory.ts';
 
 export type Countries = z.infer<typeof CountriesResponse>['data'];
+export type { ListFilters };
 export type { CommentsPage, DirectoryFilter, DirectoryPage, Navigation, Profile, ProfileItem };
 export type ProfileRef = { id: number } | { name: string };
 export type NearbyItem = z.infer<typeof NearbyPage>['data'][number];
@@ -41,9 +44,10 @@ export function normalizeFilter(filter: DirectoryFilter): DirectoryFilter {
 export const directoryKeys = {
   countries: (category: Category) => ssrKeys.countries(category),
   navigation: (filter: DirectoryFilter) => ssrKeys.navigation(normalizeFilter(filter)),
-  list: (filter: DirectoryFilter) => ssrKeys.list(normalizeFilter(filter)),
-  search: (q: string) => ssrKeys.search(q),
-  nearby: (lat: number, lng: number) => ['directory', 'nearby', lat, lng] as const,
+  list: (filter: DirectoryFilter, filters?: ListFilters) => ssrKeys.list(normalizeFilter(filter), filterKey(filters)),
+  search: (q: string, filters?: ListFilters) => ssrKeys.search(q, filterKey(filters)),
+  nearby: (lat: number, lng: number, filters?: ListFilters) =>
+    ['directory', 'nearby', lat, lng, ...(hasFilters(filters) ? [filterKey(filters)] : [])] as const,
   profile: (ref: ProfileRef) => ssrKeys.profile(ref),
   bookmark: (id: number) => ['directory', 'bookmark', id] as const,
   comments: (profileId: number) => ['directory', 'comments', profileId] as const,
@@ -59,21 +63,35 @@ export function fetchNavigation(filter: DirectoryFilter, signal?: AbortSignal): 
   return api<Navigation>('/directory/getNavigation', { method: 'POST', body: normalizeFilter(filter), signal });
 }
 
+/** The body's `filters`, normalised (absent without any: the unfiltered call as before). */
+const withFilters = (filters?: ListFilters) => (hasFilters(filters) ? { filters: normalizeFilters(filters) } : {});
+
 export function fetchDirectoryPage(
   filter: DirectoryFilter,
   page: number,
   signal?: AbortSignal,
+  filters?: ListFilters,
 ): Promise<DirectoryPage> {
   return api<DirectoryPage>('/directory/getDirectory', {
     method: 'POST',
     query: { page },
-    body: normalizeFilter(filter),
+    body: { ...normalizeFilter(filter), ...withFilters(filters) },
     signal,
   });
 }
 
-export function fetchSearchPage(q: string, page: number, signal?: AbortSignal): Promise<DirectoryPage> {
-  return api<DirectoryPage>('/directory/search', { method: 'POST', query: { page }, body: { q }, signal });
+export function fetchSearchPage(
+  q: string,
+  page: number,
+  signal?: AbortSignal,
+  filters?: ListFilters,
+): Promise<DirectoryPage> {
+  return api<DirectoryPage>('/directory/search', {
+    method: 'POST',
+    query: { page },
+    body: { q, ...withFilters(filters) },
+    signal,
+  });
 }
 
 export async function fetchProfile(
@@ -127,11 +145,17 @@ export function toProfileItem(profile: Profile): ProfileItem {
   };
 }
 
-export function fetchNearbyPage(lat: number, lng: number, page: number, signal?: AbortSignal): Promise<DirectoryPage> {
+export function fetchNearbyPage(
+  lat: number,
+  lng: number,
+  page: number,
+  signal?: AbortSignal,
+  filters?: ListFilters,
+): Promise<DirectoryPage> {
   return api<z.infer<typeof NearbyPage>>('/directory/nearby', {
     method: 'POST',
     query: { page },
-    body: { lat, lng },
+    body: { lat, lng, ...withFilters(filters) },
     signal,
   });
 }
@@ -195,19 +219,19 @@ export interface ProfileListSource {
   fetchPage: (page: number, signal: AbortSignal) => Promise<DirectoryPage>;
 }
 
-export const listingSource = (filter: DirectoryFilter): ProfileListSource => ({
-  queryKey: directoryKeys.list(filter),
-  fetchPage: (page, signal) => fetchDirectoryPage(filter, page, signal),
+export const listingSource = (filter: DirectoryFilter, filters?: ListFilters): ProfileListSource => ({
+  queryKey: directoryKeys.list(filter, filters),
+  fetchPage: (page, signal) => fetchDirectoryPage(filter, page, signal, filters),
 });
 
-export const searchSource = (q: string): ProfileListSource => ({
-  queryKey: directoryKeys.search(q),
-  fetchPage: (page, signal) => fetchSearchPage(q, page, signal),
+export const searchSource = (q: string, filters?: ListFilters): ProfileListSource => ({
+  queryKey: directoryKeys.search(q, filters),
+  fetchPage: (page, signal) => fetchSearchPage(q, page, signal, filters),
 });
 
-export const nearbySource = (lat: number, lng: number): ProfileListSource => ({
-  queryKey: directoryKeys.nearby(lat, lng),
-  fetchPage: (page, signal) => fetchNearbyPage(lat, lng, page, signal),
+export const nearbySource = (lat: number, lng: number, filters?: ListFilters): ProfileListSource => ({
+  queryKey: directoryKeys.nearby(lat, lng, filters),
+  fetchPage: (page, signal) => fetchNearbyPage(lat, lng, page, signal, filters),
 });
 
 /**

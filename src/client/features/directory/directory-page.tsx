@@ -5,7 +5,9 @@ import type { Category } from '#shared/constants.ts';
 import { DirectoryHeadView, listingHeading } from '#shared/views/directory-view.tsx';
 import type { Translate } from '#shared/views/profile-view.tsx';
 import { routerLink } from '#client/components/router-link.tsx';
-import { listingSource, normalizeFilter, useNavigation } from './api';
+import { countryCurrency, hasFilters } from '#shared/rules/list-filters.ts';
+import { listingSource, normalizeFilter, useNavigation, useProfilePages } from './api';
+import { FilterEmpty, ListFilterControls, useListFilters } from './list-filters';
 import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { rememberCountry } from '#client/lib/last-country.ts';
 import { ProfileList } from './profile-list';
@@ -19,7 +21,10 @@ export function DirectoryPage({ category }: { category: Category }) {
   const place = params.place;
   const filter = useMemo(() => normalizeFilter({ category, country, place }), [category, country, place]);
   const navigation = useNavigation(filter);
-  const source = useMemo(() => listingSource(filter), [filter]);
+  const { filters, apply } = useListFilters();
+  const source = useMemo(() => listingSource(filter, filters), [filter, filters]);
+  // The total from the list's own first page (cached, or carried by the server's page): no fetch here.
+  const total = useProfilePages(source, false).data?.pages[0]?.total;
   const [allPlaces, setAllPlaces] = useState(false);
 
   useEffect(() => rememberCountry(country), [country]);
@@ -38,7 +43,17 @@ export function DirectoryPage({ category }: { category: Category }) {
         allPlaces={allPlaces}
         onTogglePlaces={() => setAllPlaces((v) => !v)}
       />
-      <ProfileList source={source} emptyText={t('list.empty')} />
+      <ListFilterControls
+        filters={filters}
+        apply={apply}
+        currency={countryCurrency(navigation.data?.country.code)}
+        total={total}
+      />
+      <ProfileList
+        source={source}
+        emptyText={t('list.empty')}
+        empty={hasFilters(filters) ? <FilterEmpty filters={filters} apply={apply} /> : undefined}
+      />
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { nearbySource } from './api';
 import { ProfileList } from './profile-list';
+import { hasFilters } from '#shared/rules/list-filters.ts';
+import { FilterEmpty, ListFilterControls, useListFilters } from './list-filters';
 
 type Geo =
   | { status: 'asking' }
@@ -37,7 +39,11 @@ export function NearbyPage() {
 
   const lat = geo.status === 'ready' ? geo.lat : null;
   const lng = geo.status === 'ready' ? geo.lng : null;
-  const source = useMemo(() => (lat !== null && lng !== null ? nearbySource(lat, lng) : null), [lat, lng]);
+  const { filters, apply } = useListFilters();
+  const source = useMemo(
+    () => (lat !== null && lng !== null ? nearbySource(lat, lng, filters) : null),
+    [lat, lng, filters],
+  );
 
   return (
     <div className="container section nearby-page">
@@ -68,7 +74,12 @@ export function NearbyPage() {
       {source && (
         <>
           <p className="muted small">{t('nearby.privacy')}</p>
-          <ProfileList source={source} emptyText={t('nearby.empty')} />
+          <ListFilterControls filters={filters} apply={apply} currency="EUR" />
+          <ProfileList
+            source={source}
+            emptyText={t('nearby.empty')}
+            empty={hasFilters(filters) ? <FilterEmpty filters={filters} apply={apply} /> : undefined}
+          />
         </>
       )}
     </div>

@@ -1,5 +1,5 @@
 import { hashKey, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { preloadProfileModal } from './profile-modal-host';
 import { InlineSpinner } from '#client/components/spinner.tsx';
@@ -11,10 +11,13 @@ import { useInfiniteTrigger } from './use-infinite-trigger';
 export function ProfileList({
   source,
   emptyText,
+  empty,
   onFirstPage,
 }: {
   source: ProfileListSource;
   emptyText: string;
+  /** Shown instead of emptyText when the list is empty (a filtered list offers to widen its filter). */
+  empty?: ReactNode;
   onFirstPage?: (page: DirectoryPage) => void;
 }) {
   const { t } = useTranslation('directory');
@@ -91,7 +94,7 @@ export function ProfileList({
       <div ref={trigger} className="profile-list__trigger" data-testid="infinite-trigger" aria-hidden="true" />
       <div className="profile-list__status">
         {list.isFetchingNextPage && <InlineSpinner label={t('list.loadingMore')} />}
-        {done && items.length === 0 && <p className="empty">{emptyText}</p>}
+        {done && items.length === 0 && (empty ?? <p className="empty">{emptyText}</p>)}
         {done && items.length > 0 && <p className="muted">{t('list.end')}</p>}
         {list.isError && (
           <button

@@ -7,6 +7,8 @@ import type { Translate } from '#shared/views/profile-view.tsx';
 import { searchSource, useProfilePages } from './api';
 import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { ProfileList } from './profile-list';
+import { hasFilters } from '#shared/rules/list-filters.ts';
+import { FilterEmpty, ListFilterControls, useListFilters } from './list-filters';
 
 /** /search?q=: the results of the main search box, paged like a listing (the server renders the same). */
 export function SearchPage() {
@@ -15,7 +17,8 @@ export function SearchPage() {
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
   const valid = q.length >= SEARCH_MIN_CHARS;
-  const source = useMemo(() => searchSource(q), [q]);
+  const { filters, apply } = useListFilters();
+  const source = useMemo(() => searchSource(q, filters), [q, filters]);
   // The total from the list's own first page (cached, or carried by the server's page): no fetch here.
   const total = useProfilePages(source, false).data?.pages[0]?.total;
   useDocumentTitle(valid ? t('search.resultsFor', { q }) : null);
@@ -24,7 +27,14 @@ export function SearchPage() {
     <div className="container section search-page">
       <SearchHeadView q={q} valid={valid} total={total} t={translate} />
       {valid ? (
-        <ProfileList source={source} emptyText={t('search.empty', { q })} />
+        <>
+          <ListFilterControls filters={filters} apply={apply} currency="EUR" total={total} />
+          <ProfileList
+            source={source}
+            emptyText={t('search.empty', { q })}
+            empty={hasFilters(filters) ? <FilterEmpty filters={filters} apply={apply} /> : undefined}
+          />
+        </>
       ) : (
         <p className="lead">{t('search.tooShort', { count: SEARCH_MIN_CHARS })}</p>
       )}

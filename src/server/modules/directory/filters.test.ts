@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { media, profiles } from '../../db/schema';
 import { BERLIN, createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/helpers';
+import { buildPagesApp, createTestApp, type TestApp } from '../../test/helpers';
 import { answerCache } from './directory.cache';
 
 let t: TestApp;
@@ -221,6 +221,34 @@ describe('directory filters', () => {
       }
       const notObject = await list('gfe' as unknown as object);
       expect(notObject.statusCode).toBe(422);
+    }
+  });
+
+  it('renders a filtered page filtered for its first paint, noindex, its canonical the whole list', async () => {
+    const pages = await buildPagesApp(
+      t,
+      '<!doctype html><html lang="en"><head><title>Directory</title></head><body><div id="root"></div></body></html>',
+    );
+    try {
+      const get = (url: string) => pages.inject({ method: 'GET', url });
+      const whole = await get('/escorts/united-kingdom/london');
+      expect(whole.body).not.toContain('noindex');
+      expect(whole.body).toContain('Crowd a');
+      const res = await get('/escorts/united-kingdom/london?services=bdsm,gfe&verified=1');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<meta name="robots" content="noindex">');
+      expect(res.body).toMatch(/<link rel="canonical" href="[^"?]*\/escorts\/united-kingdom\/london">/);
+      expect(res.body).toContain('Ana Filter');
+      expect(res.body).not.toContain('Bella Filter');
+      expect(res.body).not.toContain('Crowd a');
+      // The SPA's cache is seeded under the key it asks with (the normalised filter).
+      expect(res.body).toContain(
+        '"list",{"category":"escorts","country":"united-kingdom","place":"london"},"services=bdsm%2Cgfe&verified=1"]',
+      );
+      const none = await get('/escorts/united-kingdom/london?services=bdsm&verified=1');
+      expect(none.body).toContain('No profile here matches these filters.');
+    } finally {
+      await pages.close();
     }
   });
 });

@@ -101,9 +101,11 @@ export interface PageRenderer {
     filter: { category: Category; country: string; place?: string },
     nav: Navigation,
     page: DirectoryPage,
+    /** Narrowed by filters (docs/decisions/0324): an empty page says the filters found nobody. */
+    filtered?: boolean,
   ): string;
   profile(profile: Profile): string;
-  search(q: string, page: DirectoryPage | null): string;
+  search(q: string, page: DirectoryPage | null, filtered?: boolean): string;
 }
 
 export function pageRenderer(lang: Language): PageRenderer {
@@ -142,17 +144,17 @@ export function pageRenderer(lang: Language): PageRenderer {
     );
   return {
     home: (countries) => frame(route('home')?.nav ?? 'full', createElement(HomeView, { countries, t, lang })),
-    listing: (filter, nav, page) =>
+    listing: (filter, nav, page, filtered) =>
       frame(
         route(`/${filter.category}/${filter.country}`)?.nav ?? 'contained',
         createElement(
           'div',
           { className: 'directory container' },
           createElement(DirectoryHeadView, { ...filter, nav, t, lang }),
-          createElement(CardGridView, { page, t, lang, emptyText: t('list.empty') }),
+          createElement(CardGridView, { page, t, lang, emptyText: filtered ? t('filters.empty') : t('list.empty') }),
         ),
       ),
-    search: (q, page) =>
+    search: (q, page, filtered) =>
       frame(
         route('/search')?.nav ?? 'contained',
         createElement(
@@ -160,7 +162,12 @@ export function pageRenderer(lang: Language): PageRenderer {
           { className: 'container section search-page' },
           createElement(SearchHeadView, { q, valid: page !== null, total: page?.total, t }),
           page
-            ? createElement(CardGridView, { page, t, lang, emptyText: t('search.empty', { q }) })
+            ? createElement(CardGridView, {
+                page,
+                t,
+                lang,
+                emptyText: filtered ? t('filters.empty') : t('search.empty', { q }),
+              })
             : createElement('p', { className: 'lead' }, t('search.tooShort', { count: SEARCH_MIN_CHARS })),
         ),
       ),

@@ -10,6 +10,7 @@ import { intlLocale } from '#shared/views/format.ts';
 import { PICTURE_SIZES } from '#shared/views/picture.tsx';
 import { HIGH_PRIORITY_IMAGES } from '#shared/views/directory-view.tsx';
 import { ssrKeys } from '#shared/views/ssr-state.ts';
+import { filterKey, fromQuery, hasFilters } from '#shared/rules/list-filters.ts';
 import type { AppContext } from '../../context';
 import { AppError, notFound } from '../../lib/errors';
 import { translator } from '../../lib/i18n';
@@ -192,6 +193,11 @@ export async function pageMeta(
 ): Promise<PageMeta | null> {
   const clean = path.split('?')[0].replace(/\/+$/, '') || '/';
   const match = matchRoute(clean);
+  // A list's filters (docs/decisions/0324): the first paint is the filtered list; search engines are kept
+  // off the combinations (noindex, and the canonical, made without the query, names the whole list).
+  const query = new URLSearchParams(path.includes('?') ? path.slice(path.indexOf('?')).split('#')[0] : '');
+  const listFilters = fromQuery(query);
+  const filtered = hasFilters(listFilters);
   const t = translator(lang, 'pages');
   const statement = t('seo.statement');
   // The canonical address of a page is its own language version (docs/decisions/0600).
@@ -239,7 +245,9 @@ export async function pageMeta(
       // Results are the first screen too (issue 14); search engines are asked not to index them.
       const q = (new URLSearchParams(path.includes('?') ? path.slice(path.indexOf('?')) : '').get('q') ?? '').trim();
       const valid = SearchBody.safeParse({ q }).success;
-      const page = valid ? await directory.search(ctx, q, 1, undefined, lang) : null;
+      const page = valid
+        ? await directory.search(ctx, q, 1, undefined, lang, filtered ? listFilters : undefined)
+        : null;
       return {
         // As the SPA titles it (the shell adds the site's name).
         title: `${valid ? t('directory:search.resultsFor', { q }) : t('titles:search')} | ${t('common:siteName')}`,
@@ -247,9 +255,11 @@ export async function pageMeta(
         canonical,
         status: 200,
         noindex: true,
-        body: render.search(q, page),
+        body: render.search(q, page, filtered),
         framed: true,
-        state: page ? [{ key: ssrKeys.search(q), data: { pages: [page], pageParams: [1] } }] : [],
+        state: page
+          ? [{ key: ssrKeys.search(q, filterKey(listFilters)), data: { pages: [page], pageParams: [1] } }]
+          : [],
         preload: page ? cardPreloads(page) : [],
       };
     }
@@ -308,7 +318,7 @@ export async function pageMeta(
       const filter = { category, country, place };
       const [nav, page] = await Promise.all([
         directory.getNavigation(ctx, filter, undefined, lang),
-        directory.getDirectory(ctx, filter, 1, undefined, lang),
+        directory.getDirectory(ctx, filtered ? { ...filter, filters: listFilters } : filter, 1, undefined, lang),
       ]);
       const countryName = countryLabel(nav.country.code, nav.country.name, lang);
       const title = t('directory:list.heading', {
@@ -323,13 +333,14 @@ export async function pageMeta(
           statement,
         }),
         canonical,
+        ...(filtered ? { noindex: true } : {}),
         image: page.data[0]?.avatar ? origin + page.data[0].avatar.src : undefined,
         status: 200,
-        body: render.listing(filter, nav, page),
+        body: render.listing(filter, nav, page, filtered),
         framed: true,
         state: [
           { key: ssrKeys.navigation(filter), data: nav },
-          { key: ssrKeys.list(filter), data: { pages: [page], pageParams: [1] } },
+          { key: ssrKeys.list(filter, filterKey(listFilters)), data: { pages: [page], pageParams: [1] } },
         ],
         preload: cardPreloads(page),
       };
