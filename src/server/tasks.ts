@@ -11,13 +11,14 @@ import { removeExpiredListings } from './modules/listings/listings.service';
 import { mediaJobHandlers } from './modules/media/media.service';
 import { adminJobHandlers } from './modules/admin/admin.mail';
 import { snapshotMetrics } from './modules/admin/overview.service';
-import { scanDuplicates } from './modules/admin/duplicates';
+import { duplicateJobHandlers, rehashPictures, scanDuplicates } from './modules/admin/duplicates';
 import { settleOpenPayments } from './modules/money/money.service';
 import { deleteExpiredPhotoIds } from './modules/verification/verification.service';
 
 export const jobHandlers: Record<string, JobHandler> = {
   ...mediaJobHandlers,
   ...adminJobHandlers,
+  ...duplicateJobHandlers,
   [FAILED_MAIL_JOB]: sendFailedMail,
   [HELP_MAIL_JOB]: sendHelpMail,
 };
@@ -35,5 +36,7 @@ export const periodicTasks: PeriodicTask[] = [
   { name: 'auto-topup slots', everyMs: 60 * 1000, run: (c) => runDueSlots(c) },
   // Pictures uploaded since the last scan, against all older ones (docs/decisions/0503).
   { name: 'duplicate pictures', everyMs: 5 * 60 * 1000, run: (c) => scanDuplicates(c) },
+  // Pictures stored under an older perceptual hash, a batch a minute, each looked up again (0507).
+  { name: 're-hash pictures', everyMs: 60 * 1000, run: (c) => rehashPictures(c) },
   { name: 'overview snapshots', everyMs: 60 * 60 * 1000, run: (c) => snapshotMetrics(c) },
 ];

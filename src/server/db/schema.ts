@@ -355,9 +355,13 @@ export const media = pgTable(
     bytes: integer('bytes').notNull().default(0),
     // Tiny blurred preview as a data: URI, shown while the picture loads.
     placeholder: text('placeholder'),
-    // 64-bit perceptual hash (DCT pHash) and its four 16-bit bands: two pictures within Hamming
-    // distance 3 share at least one band, so a near-duplicate search is four index lookups.
+    // 64-bit perceptual hash (media/picture-hash.ts) and its four 16-bit bands: two pictures within
+    // Hamming distance 8 share a band within 2 bits, so a near-duplicate search is four index lookups;
+    // each band's index carries the version, the hash and the id: index-only scans (0507).
+    // Version 1 was sharp-phash; rows of an older version are re-hashed by a periodic task (0507).
     phash: bigint('phash', { mode: 'bigint' }),
+    phashMirror: bigint('phash_mirror', { mode: 'bigint' }),
+    phashVersion: smallint('phash_version').notNull().default(1),
     phashB0: integer('phash_b0'),
     phashB1: integer('phash_b1'),
     phashB2: integer('phash_b2'),
@@ -369,10 +373,10 @@ export const media = pgTable(
   },
   (t) => [
     index('media_user_type').on(t.userId, t.type, t.position),
-    index('media_phash_b0').on(t.phashB0),
-    index('media_phash_b1').on(t.phashB1),
-    index('media_phash_b2').on(t.phashB2),
-    index('media_phash_b3').on(t.phashB3),
+    index('media_phash_b0').on(t.phashB0, t.phashVersion, t.phash, t.id),
+    index('media_phash_b1').on(t.phashB1, t.phashVersion, t.phash, t.id),
+    index('media_phash_b2').on(t.phashB2, t.phashVersion, t.phash, t.id),
+    index('media_phash_b3').on(t.phashB3, t.phashVersion, t.phash, t.id),
     index('media_pending').on(t.type, t.status, t.createdAt),
   ],
 );

@@ -5,9 +5,9 @@
 // Nothing here touches the database or the store: a refusal leaves no trace.
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import phash from 'sharp-phash';
 import { msg, type Message } from '#shared/api/messages.ts';
 import { IMAGE_TYPES, MEDIA_LIMITS, VARIANT_WIDTHS } from '#shared/schemas/media.ts';
+import { pictureHashes } from './picture-hash';
 
 /** A picture we will not take, and why (a field message for the 422). */
 export class MediaRejected extends Error {
@@ -69,8 +69,10 @@ export interface ProcessedImage {
   variants: ImageVariant[];
   /** data:image/webp;base64,... of a 16-pixel-wide version. */
   placeholder: string;
-  /** 64-bit perceptual hash, as a signed 64-bit integer (the database's bigint). */
+  /** Perceptual hash (picture-hash.ts), as a signed 64-bit integer (the database's bigint). */
   phash: bigint;
+  /** The same hash of the picture mirrored left to right: how a flipped copy of a stored one is found. */
+  phashMirror: bigint;
 }
 
 export const variantName = (format: 'webp' | 'jpeg', width: number) => `${format}-${width}`;
@@ -149,14 +151,15 @@ export async function processImage(body: Buffer, declared: string | undefined, o
     .resize(16, scaledHeight(width, height, 16), { fit: 'fill' })
     .webp({ quality: 40 })
     .toBuffer();
-  const smallest = variants.find((v) => v.format === 'jpeg')!;
+  const hashes = await pictureHashes(raw());
   return {
     mime,
     width,
     height,
     variants,
     placeholder: `data:image/webp;base64,${tiny.toString('base64')}`,
-    phash: BigInt.asIntN(64, BigInt(`0b${await phash(smallest.body)}`)),
+    phash: hashes.hash,
+    phashMirror: hashes.mirror,
   } satisfies ProcessedImage;
 }
 

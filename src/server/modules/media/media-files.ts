@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import type { Visibility } from '../../lib/media-store';
 import { hashBands, MediaRejected, type ProcessedImage } from './image-pipeline';
 import type { MediaRow } from './media.repo';
+import { PICTURE_HASH_VERSION } from './picture-hash';
 import { keysOf } from './media.presenter';
 import { ValidationError } from '../../lib/errors';
 
@@ -45,6 +46,8 @@ export function imageColumns(image: ProcessedImage) {
     bytes: image.variants.reduce((n, v) => n + v.body.length, 0),
     placeholder: image.placeholder,
     phash: image.phash,
+    phashMirror: image.phashMirror,
+    phashVersion: PICTURE_HASH_VERSION,
     phashB0: b0,
     phashB1: b1,
     phashB2: b2,

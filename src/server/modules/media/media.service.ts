@@ -10,6 +10,7 @@ import type { Tx } from '../../db/client';
 import type { ProcessedImage } from './image-pipeline';
 import { bandNeighbours, hashBands } from './image-pipeline';
 import { removeRowFiles, urlOf } from './media-files';
+import { hashEncodedPicture, PICTURE_HASH_VERSION } from './picture-hash';
 import * as repo from './media.repo';
 import { pictureOf, presentMediaItem, type PictureSource } from './media.presenter';
 import { avatarChange } from './photos.service';
@@ -17,7 +18,7 @@ import { presentVideo } from './video.service';
 
 export { pictureOf, type PictureSource };
 export type { ProcessedImage };
-export { type Actor, deleteMedia, updateGalleryOrder, uploadPhoto } from './photos.service';
+export { type Actor, deleteMedia, PICTURE_STORED_JOB, updateGalleryOrder, uploadPhoto } from './photos.service';
 export {
   approveVideo,
   deleteVideo,
@@ -83,16 +84,35 @@ export interface SimilarImage {
 }
 
 /**
- * Pictures whose perceptual hash is within `maxDistance` bits of `hash` (multi-index hashing over four
- * 16-bit bands: a match within d bits has a band within floor(d/4) bits, so only those band values are
- * looked up). Distances up to 11 are supported (at most 548 values per band).
+ * Pictures whose perceptual hash (of the current version) is within `maxDistance` bits of `hash`, or of
+ * `mirror` (a flipped copy of a stored picture), nearest first. Multi-index hashing over four 16-bit
+ * bands: a match within d bits has a band within floor(d/4) bits, so only those band values are looked
+ * up (4 x 137 values at 8 bits). Distances up to 11 are supported (at most 548 values per band).
  */
-export async function findSimilarImages(ctx: AppContext, hash: bigint, maxDistance = 3): Promise<SimilarImage[]> {
+export async function findSimilarImages(
+  ctx: AppContext,
+  hashes: { hash: bigint; mirror?: bigint | null },
+  maxDistance = 3,
+): Promise<SimilarImage[]> {
   const d = Math.max(0, Math.min(11, Math.floor(maxDistance)));
   const radius = Math.floor(d / 4);
-  const bands = hashBands(hash).map((b) => bandNeighbours(b, radius)) as [number[], number[], number[], number[]];
-  const rows = await repo.hashCandidates(ctx.db, bands, hash, d);
-  return rows.map((r) => ({ mediaId: r.id, userId: r.userId, type: r.type, distance: Number(r.distance) }));
+  const lookup = (hash: bigint) =>
+    repo.hashCandidates(
+      ctx.db,
+      hashBands(hash).map((b) => bandNeighbours(b, radius)) as [number[], number[], number[], number[]],
+      hash,
+      d,
+      PICTURE_HASH_VERSION,
+    );
+  const found = new Map<number, SimilarImage>();
+  for (const hash of hashes.mirror == null ? [hashes.hash] : [hashes.hash, hashes.mirror])
+    for (const r of await lookup(hash)) {
+      const distance = Number(r.distance);
+      const seen = found.get(r.id);
+      if (!seen || distance < seen.distance)
+        found.set(r.id, { mediaId: r.id, userId: r.userId, type: r.type, distance });
+    }
+  return [...found.values()].sort((a, b) => a.distance - b.distance || a.mediaId - b.mediaId);
 }
 
 // ---------------------------------------------------------------- pictures for the admin screens
@@ -126,7 +146,38 @@ export async function countMediaOf(ctx: AppContext, userId: number): Promise<num
   return (await repo.listMedia(ctx.db, userId)).length;
 }
 
-/** Pictures with a perceptual hash and an id above `afterId`, oldest first (the duplicate scan). */
+/** Pictures with a current perceptual hash and an id above `afterId`, oldest first (the duplicate scan). */
 export async function hashedPicturesAfter(ctx: AppContext, afterId: number, limit: number) {
-  return repo.hashedPicturesAfter(ctx.db, afterId, limit);
+  return repo.hashedPicturesAfter(ctx.db, afterId, limit, PICTURE_HASH_VERSION);
+}
+
+/** One picture's current hashes (null for a video, a deleted row or one not re-hashed yet). */
+export async function hashedPicture(ctx: AppContext, mediaId: number) {
+  return repo.hashedPicture(ctx.db, mediaId, PICTURE_HASH_VERSION);
+}
+
+/**
+ * Re-hashes up to `limit` pictures stored under an older hash version, from their largest stored JPEG
+ * (docs/decisions/0507). Returns the ids now hashed with the current version; a picture whose file is
+ * gone or unreadable loses its hash (it can no longer be compared, and the task does not come back to it).
+ */
+export async function rehashOlderPictures(ctx: AppContext, limit: number): Promise<number[]> {
+  const rows = await repo.picturesOfOlderHash(ctx.db, PICTURE_HASH_VERSION, limit);
+  const done: number[] = [];
+  for (const row of rows) {
+    const body = await ctx.media.get('public', row.storageKey);
+    const hashes = body ? await hashEncodedPicture(body).catch(() => null) : null;
+    const [b0, b1, b2, b3] = hashes ? hashBands(hashes.hash) : [null, null, null, null];
+    const changed = await repo.setHashes(ctx.db, row.id, row.version, {
+      phash: hashes?.hash ?? null,
+      phashMirror: hashes?.mirror ?? null,
+      phashVersion: PICTURE_HASH_VERSION,
+      phashB0: b0,
+      phashB1: b1,
+      phashB2: b2,
+      phashB3: b3,
+    });
+    if (changed && hashes) done.push(row.id);
+  }
+  return done;
 }

@@ -14,6 +14,7 @@ import { createAdvertiser, createSession, LONDON, MANCHESTER, seedGeo } from '..
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { bombPng, filesUnder, jpegWithGps, multipart, png, truncatedJpeg } from '../../test/media-files';
 import { findSimilarImages } from './media.service';
+import { PICTURE_HASH_VERSION } from './picture-hash';
 
 let t: TestApp;
 let mediaDir: string;
@@ -131,7 +132,9 @@ describe('pictures lose every piece of metadata', () => {
       Number((u >> 16n) & 0xffffn),
       Number(u & 0xffffn),
     ]);
-    const similar = await findSimilarImages(t.ctx, row.phash!, 3);
+    expect(row.phashVersion).toBe(PICTURE_HASH_VERSION);
+    expect(typeof row.phashMirror).toBe('bigint');
+    const similar = await findSimilarImages(t.ctx, { hash: row.phash! }, 3);
     const ids = similar.map((s) => s.mediaId);
     expect(ids).toContain(first.json().data.id);
     expect(ids).toContain(second.json().data.id);

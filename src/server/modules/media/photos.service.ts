@@ -7,6 +7,7 @@ import type { MediaItem, PhotoType } from '#shared/schemas/media.ts';
 import type { AppContext } from '../../context';
 import { lockAccount } from '../../db/account-lock';
 import { forbidden, notFound, ValidationError } from '../../lib/errors';
+import { enqueue } from '../../lib/jobs';
 import * as policy from '../../policies';
 import { positionOf } from '../listings/listings.service';
 import { processImage } from './image-pipeline';
@@ -25,6 +26,12 @@ export async function avatarChange(ctx: AppContext, userId: number, hasAvatar: b
   const allowed = !hasAvatar || position === null || position <= AVATAR_CHANGE_MAX_POSITION;
   return { allowed, position, max_position: AVATAR_CHANGE_MAX_POSITION };
 }
+
+/**
+ * Queued with every stored picture, in the transaction that stores it: the admin module's handler looks
+ * the picture up among the other accounts' pictures within seconds (docs/decisions/0507).
+ */
+export const PICTURE_STORED_JOB = 'media.picture-stored';
 
 const galleryFull = () => ValidationError.field('file', msg('media.galleryFull', { max: GALLERY_MAX }));
 
@@ -71,6 +78,7 @@ export async function uploadPhoto(
         );
       }
       if (type === 'avatar') await repo.setAvatar(tx, userId, inserted.id);
+      await enqueue(tx, PICTURE_STORED_JOB, { mediaId: inserted.id }, ctx.now());
       return inserted;
     });
   } catch (err) {
