@@ -1,5 +1,6 @@
 // Shared steps of the advertiser journeys (money, tours): a listed advertiser made through the app's own
-// API client, a card load on the sandbox acquirer, the no-horizontal-scroll check. Not a journey itself.
+// API client, a card load on the sandbox acquirer's own payment page, the no-horizontal-scroll check. Not a
+// journey itself.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { jpegWithGps } from '../../src/server/test/media-files';
@@ -65,15 +66,36 @@ export const api = (page: Page, path: string, body?: unknown) =>
     { path, body },
   );
 
-export async function payByCard(page: Page, amount: string, number: string) {
+/**
+ * Card tab, amount, then on to the sandbox acquirer's own payment page (decision 0421): the card is entered
+ * there, never on our pages.
+ */
+export async function openCardPage(page: Page, amount: string) {
   const methods = page.getByTestId('load-methods');
   await methods.getByRole('tab', { name: 'Card' }).click();
   await methods.getByLabel(/Amount to load/).fill(amount);
-  const form = page.getByTestId('card-form');
+  await page.getByTestId('pay-card-hosted').click();
+  await page.waitForURL(/\/sandbox-acquirer\/v1\/pay\?/);
+  await page.getByTestId('sandbox-test-provider').waitFor();
+}
+
+/**
+ * Pays on the sandbox's page with one of its test cards. `hold`: the sandbox control that keeps its
+ * notification back (the payer then lands on the sandbox's page of the charge, nothing credited yet).
+ */
+export async function fillCardPage(page: Page, number: string, opts: { hold?: boolean } = {}) {
+  const form = page.getByTestId('sandbox-card-form');
   await form.getByLabel('Card number').fill(number);
-  await form.getByLabel('Expiry date').fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`);
-  await form.getByLabel('CVC').fill('123');
-  await form.getByRole('button', { name: 'Pay by card' }).click();
+  await form.getByLabel('Name on the card').fill('Ada Test');
+  await form.getByLabel('Expiry date (MM/YY)').fill(`12/${String(new Date().getFullYear() + 2).slice(2)}`);
+  await form.getByLabel('CVC', { exact: true }).fill('123');
+  if (opts.hold) await form.getByLabel(/hold the notification/).check();
+  await form.getByRole('button', { name: /^Pay / }).click();
+}
+
+export async function payByCard(page: Page, amount: string, number: string, opts: { hold?: boolean } = {}) {
+  await openCardPage(page, amount);
+  await fillCardPage(page, number, opts);
 }
 
 /** The page has no horizontal scroll at this width (a 375 px screen shows all of it). */

@@ -1,12 +1,21 @@
 // Money at 375 px (issue 11, "How it is judged"): an advertiser in second place puts a standard top-up in
-// her cart, then loads credits with the sandbox card 4242, with the confirmation-step card 4000 0000 0000
-// 3220 and by a crypto invoice, and each load leaves the cart as it was (issue 23 item 3, decision 0406);
-// she then pays the top-up from the balance in the cart and is first on the city page, downloads the
+// her cart, then loads credits on the sandbox acquirer's own payment page with the card 4242 (its
+// notification held back: nothing is credited until the sandbox sends it, issue 26 item 4), with the
+// confirmation-step card 4000 0000 0000 3220, and by a crypto invoice, and each load leaves the cart as it
+// was (issue 23 item 3, decision 0406); she then pays the top-up from the balance in the cart and is first on the city page, downloads the
 // transactions CSV and reads it; /what-you-get states the ranking rule and the prices.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { expect, PHONE, test } from '../harness';
-import { api, fitsWidth, listedAdvertiser, startAsListedAdvertiser, payByCard } from './advertiser-helpers';
+import {
+  api,
+  fillCardPage,
+  fitsWidth,
+  listedAdvertiser,
+  openCardPage,
+  payByCard,
+  startAsListedAdvertiser,
+} from './advertiser-helpers';
 
 test.use({ viewport: PHONE });
 
@@ -35,7 +44,7 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
   await topupInCart.waitFor();
   await page.getByTestId('summary-amountToPay').getByText('€10.00').waitFor();
 
-  // Load 10.00 with 4242 4242 4242 4242: loaded at once, and the top-up stays in the cart (not bought).
+  // Load Credits: the card tab sends the payer to the acquirer's page; the sandbox says it is one.
   await page.goto(`${baseUrl}/edit/load/${me.id}`);
   await page.getByTestId('load-balance').getByText('€0.00').waitFor();
   const cartNote = page.getByTestId('load-cart-note');
@@ -44,15 +53,41 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
   await page.getByTestId('sandbox-note').getByText('SANDBOX').first().waitFor();
   await shot('2-card-form');
   await fitsWidth(page, '/edit/load card form');
-  await payByCard(page, '10', '4242 4242 4242 4242');
+
+  // Load 10.00 with 4242 4242 4242 4242 on the sandbox acquirer's own page (a TEST provider, decision 0421),
+  // its notification held back by the sandbox control: back on Load Credits nothing is credited yet.
+  await openCardPage(page, '10');
+  await page.getByTestId('sandbox-amount').getByText('€10.00').waitFor();
+  await page.getByTestId('sandbox-test-cards').getByText('4242 4242 4242 4242').waitFor();
+  await shot('2b-sandbox-payment-page');
+  await fitsWidth(page, 'the sandbox payment page');
+  await fillCardPage(page, '4242 4242 4242 4242', { hold: true });
+  await page.waitForURL(/\/sandbox-acquirer\/v1\/charges\//);
+  const notification = page.getByTestId('sandbox-notification');
+  await expect(notification).toHaveAttribute('data-state', 'held');
+  await shot('2c-notification-held');
+  await page.getByTestId('sandbox-back').click();
+  await page.waitForURL(new RegExp(`/edit/load/${me.id}\\?payment=\\d+$`));
   const outcome = page.getByTestId('payment-outcome');
+  // While the payment is open it is the screen: waiting for the provider, the balance still €0.00.
+  await outcome.and(page.locator('[data-status="requires_action"]')).waitFor();
+  await outcome.getByText('€0.00').waitFor();
+  await page.reload();
+  await outcome.and(page.locator('[data-status="requires_action"]')).waitFor();
+  await outcome.getByText('€0.00').waitFor();
+  await shot('2d-not-credited-before-notification');
+  // The sandbox sends its signed notification now: the credit arrives with it, and the payer is back here.
+  await outcome.getByTestId('back-to-payment-page').click();
+  await page.waitForURL(/\/sandbox-acquirer\/v1\/charges\//);
+  await notification.getByRole('button', { name: 'Send the notification to the shop' }).click();
+  await page.waitForURL(new RegExp(`/edit/load/${me.id}\\?payment=\\d+$`));
   await outcome.and(page.locator('[data-status="loaded"]')).waitFor();
   await outcome.getByText('€10.00 was added to your balance.').waitFor();
   await page.getByTestId('load-balance').getByText('€10.00').waitFor();
   await cartNote.getByText('Your cart has 1 item.').waitFor();
   await shot('3-loaded-4242');
 
-  // Load 25.00 with 4000 0000 0000 3220: the bank's confirmation step first, then back here.
+  // Load 25.00 with 4000 0000 0000 3220: the bank's confirmation step on the sandbox, then back here.
   await payByCard(page, '25', '4000 0000 0000 3220');
   await page.waitForURL(/\/sandbox-acquirer\/v1\/challenge\//);
   await page.getByText('Your bank asks you to confirm the payment of €25.00').waitFor();

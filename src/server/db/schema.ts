@@ -618,7 +618,7 @@ export const autoTopupRuns = pgTable(
 
 // ---------------------------------------------------------------- sandbox payment provider
 // The built-in test acquirer and crypto processor (docs/decisions/0400). They stand for third parties:
-// only src/server/modules/sandbox-provider reads or writes these tables, and they never hold a card
+// only src/server/modules/sandbox-acquirer reads or writes these tables, and they never hold a card
 // number (the tokenizer keeps the last four digits and the test behaviour of the card).
 
 export const sandboxCardTokens = pgTable('sandbox_card_tokens', {
@@ -641,6 +641,11 @@ export const sandboxCharges = pgTable('sandbox_charges', {
   status: text('status', { enum: ['succeeded', 'requires_action', 'failed'] }).notNull(),
   failureCode: text('failure_code'),
   returnUrl: text('return_url'),
+  // Paid on the sandbox's own payment page (docs/decisions/0421): the merchant learns the outcome only from
+  // its signed notification, sent at notified_at; a test can hold it back (notification_held).
+  hosted: boolean('hosted').notNull().default(false),
+  notificationHeld: boolean('notification_held').notNull().default(false),
+  notifiedAt: ts('notified_at'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

@@ -184,11 +184,12 @@ export async function handleWebhook(
   source?: WebhookSource,
 ) {
   const all = providers(ctx);
-  const provider = [all.crypto, all.card].find((p) => p?.name === providerName && p.parseWebhook);
-  if (!provider?.parseWebhook) throw notFound();
+  // One name may serve both methods (the sandbox): the event says which of them it is about.
+  const named = [all.crypto, all.card].filter((p) => p?.name === providerName && p.parseWebhook);
+  if (!named[0]?.parseWebhook) throw notFound();
   let event;
   try {
-    event = provider.parseWebhook(rawBody, headers, source);
+    event = named[0].parseWebhook(rawBody, headers, source);
   } catch (err) {
     if (err instanceof WebhookRejected)
       throw new AppError(
@@ -199,18 +200,19 @@ export async function handleWebhook(
     throw err;
   }
   faultPoint(ctx, 'after_webhook_verified');
-  if (await repo.eventSeen(ctx.db, provider.name, event.id)) return { received: true as const, outcome: 'duplicate' };
-  const payment = await repo.paymentOfEvent(ctx.db, provider, event);
+  if (await repo.eventSeen(ctx.db, providerName, event.id)) return { received: true as const, outcome: 'duplicate' };
+  const provider = named.find((p) => !event.method || p!.method === event.method) ?? null;
+  const payment = provider ? await repo.paymentOfEvent(ctx.db, provider, event) : undefined;
   const record = (outcome: string) =>
     repo.recordEvent(ctx.db, {
-      provider: provider.name,
+      provider: providerName,
       eventId: event.id,
       type: event.type,
       paymentId: payment?.id ?? null,
       outcome,
       receivedAt: ctx.now(),
     });
-  if (!payment || (event.ref && payment.providerRef && payment.providerRef !== event.ref)) {
+  if (!provider || !payment || (event.ref && payment.providerRef && payment.providerRef !== event.ref)) {
     await record('ignored');
     return { received: true as const, outcome: 'ignored' };
   }

@@ -50,6 +50,11 @@ export async function updateCharge(
   return row;
 }
 
+/** A hosted charge's notification is sent (a held one is released). */
+export async function markNotified(db: Conn, id: string, at: Date): Promise<void> {
+  await db.update(sandboxCharges).set({ notificationHeld: false, notifiedAt: at }).where(eq(sandboxCharges.id, id));
+}
+
 /** An invoice; a second one for the same order is not made. */
 export async function insertInvoice(db: Conn, values: typeof sandboxInvoices.$inferInsert): Promise<void> {
   await db.insert(sandboxInvoices).values(values).onConflictDoNothing();

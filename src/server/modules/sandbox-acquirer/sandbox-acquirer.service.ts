@@ -2,8 +2,8 @@
 // acquirer with a tokenizer and a confirmation step, and a crypto processor with invoices and signed
 // webhooks. Its state is its own tables (sandbox_*), so it survives restarts and serves every instance.
 // Our money module talks to it only through its provider adapter (money/providers/sandbox.ts), the
-// browser through the routes under /sandbox-acquirer/. It never stores a card number: a token keeps
-// the last four digits and the test behaviour of the card.
+// browser through the routes under /sandbox-acquirer/ (its payment page, its confirmation step). It never
+// stores a card number: a token keeps the last four digits and the test behaviour of the card.
 import crypto from 'node:crypto';
 import { SANDBOX_TEST_CARDS, type SandboxCardBehaviour } from '#shared/sandbox-cards.ts';
 import type { AppContext } from '../../context';
@@ -144,6 +144,153 @@ export async function answerChallenge(ctx: AppContext, chargeId: string, approve
       : { status: 'failed', failureCode: 'authentication_failed', updatedAt: ctx.now() },
   );
   return withLast4(ctx, row);
+}
+
+// ---------------------------------------------------------------- hosted payment page
+// What a real acquirer's hosted page does (docs/decisions/0421): the merchant sends the payer to a signed
+// page URL; the card is entered there, never on the merchant's pages; the outcome reaches the merchant
+// only as a signed server-to-server notification (the merchant's read-back does not show the charge
+// before it). A sandbox control holds the notification back until it is released.
+
+/** What the merchant signs into the page's address. */
+export interface PageOrder {
+  /** The merchant's key of the payment (`pay_<id>`): one charge per key. */
+  key: string;
+  amount: number;
+  currency: string;
+  /** Where the payer goes back to (the merchant's screen, with ?payment={id}). */
+  returnUrl: string;
+  /** Unix seconds after which the page takes no card. */
+  expires: number;
+}
+
+/** The merchant's page key, shared by both sides of the sandbox (derived from the server secret). */
+function pageKey(ctx: AppContext) {
+  return crypto.createHmac('sha256', ctx.secret).update('sandbox-acquirer page').digest();
+}
+
+const PAGE_FIELDS = ['key', 'amount', 'currency', 'return', 'expires'] as const;
+
+function pageSignature(ctx: AppContext, params: Record<(typeof PAGE_FIELDS)[number], string>) {
+  const canonical = PAGE_FIELDS.map((k) => `${k}=${params[k]}`).join('&');
+  return crypto.createHmac('sha256', pageKey(ctx)).update(canonical).digest('hex');
+}
+
+const pageParams = (order: PageOrder) => ({
+  key: order.key,
+  amount: String(order.amount),
+  currency: order.currency,
+  return: order.returnUrl,
+  expires: String(order.expires),
+});
+
+/** The signed address of the payment page of `order` (a path of this server, under /sandbox-acquirer/). */
+export function pageUrl(ctx: AppContext, order: PageOrder): string {
+  const params = pageParams(order);
+  const query = new URLSearchParams({ ...params, signature: pageSignature(ctx, params) });
+  return `/sandbox-acquirer/v1/pay?${query.toString()}`;
+}
+
+/** The hidden fields that carry the signed order through the page's form. */
+export function pageFields(ctx: AppContext, order: PageOrder): Record<string, string> {
+  const params = pageParams(order);
+  return { ...params, signature: pageSignature(ctx, params) };
+}
+
+/** The order of a page address or form, or null when it is not signed by the merchant's key. */
+export function readPage(ctx: AppContext, query: Record<string, unknown>): PageOrder | null {
+  const params: Record<string, string> = {};
+  for (const k of [...PAGE_FIELDS, 'signature']) {
+    const v = query[k];
+    if (typeof v !== 'string' || v.length > 1000) return null;
+    params[k] = v;
+  }
+  const expected = pageSignature(ctx, params as Record<(typeof PAGE_FIELDS)[number], string>);
+  const sent = params.signature;
+  if (sent.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(sent), Buffer.from(expected))) return null;
+  if (!/^\d{1,12}$/.test(params.amount) || !/^\d{1,12}$/.test(params.expires)) return null;
+  return {
+    key: params.key,
+    amount: Number(params.amount),
+    currency: params.currency,
+    returnUrl: params.return,
+    expires: Number(params.expires),
+  };
+}
+
+export const pageExpired = (ctx: AppContext, order: PageOrder) => ctx.now().getTime() > order.expires * 1000;
+
+/**
+ * The payer submits the page: the card is checked as the tokenizer does (the number is not kept), then
+ * charged once per merchant key. A second submit answers the first charge. `hold` is the sandbox control
+ * that keeps the notification back.
+ */
+export async function payOnPage(
+  ctx: AppContext,
+  order: PageOrder,
+  card: { token: string } | CardInput,
+  hold: boolean,
+): Promise<{ charge: SandboxCharge; token: string }> {
+  const existing = await chargeByKey(ctx, order.key);
+  if (existing) return { charge: existing, token: existing.tokenId };
+  const tokenId = 'token' in card ? card.token : (await tokenize(ctx, card)).id;
+  const token = await repo.tokenById(ctx.db, tokenId);
+  if (!token) throw new SandboxError('no_such_token', 'card_token');
+  const status =
+    token.behaviour === 'succeed' ? 'succeeded' : token.behaviour === 'decline' ? 'failed' : 'requires_action';
+  await repo.insertCharge(ctx.db, {
+    id: newId('ch'),
+    idempotencyKey: order.key,
+    tokenId: token.id,
+    amount: order.amount,
+    currency: order.currency,
+    status,
+    failureCode: status === 'failed' ? 'card_declined' : null,
+    returnUrl: order.returnUrl,
+    hosted: true,
+    notificationHeld: hold,
+    createdAt: ctx.now(),
+    updatedAt: ctx.now(),
+  });
+  return { charge: (await chargeByKey(ctx, order.key))!, token: token.id };
+}
+
+/** The card a token stands for, as the page may show it (last four digits), or null. */
+export async function savedCard(ctx: AppContext, tokenId: string | undefined) {
+  if (!tokenId || tokenId.length > 100) return null;
+  const token = await repo.tokenById(ctx.db, tokenId);
+  return token ? { token: token.id, last4: token.last4 } : null;
+}
+
+/** A settled hosted charge's notification is sent now, unless held (the sandbox control). */
+export const notifiesNow = (charge: SandboxCharge) =>
+  charge.hosted && charge.status !== 'requires_action' && !charge.notificationHeld;
+
+/**
+ * The signed notification of a settled hosted charge. Its id is the charge's (the sandbox's transaction
+ * id): sent again, it is the same notification. Sending it releases a held one and marks it sent, after
+ * which the merchant's read-back shows the charge.
+ */
+export async function chargeNotification(ctx: AppContext, chargeId: string) {
+  const charge = await chargeById(ctx, chargeId);
+  if (!charge || !charge.hosted) throw new SandboxError('no_such_object', 'charge');
+  if (charge.status === 'requires_action') throw new SandboxError('no_such_object', 'notification');
+  await repo.markNotified(ctx.db, charge.id, charge.notifiedAt ?? ctx.now());
+  const body = JSON.stringify({
+    id: `charge:${charge.id}`,
+    type: charge.status === 'succeeded' ? 'charge.succeeded' : 'charge.failed',
+    created: Math.floor(ctx.now().getTime() / 1000),
+    data: {
+      charge_id: charge.id,
+      order_id: charge.idempotencyKey,
+      amount: charge.amount,
+      currency: charge.currency,
+      status: charge.status,
+      failure_code: charge.failureCode,
+      last4: charge.last4,
+    },
+  });
+  return { charge, body, signature: signWebhook(ctx, body) };
 }
 
 // ---------------------------------------------------------------- crypto

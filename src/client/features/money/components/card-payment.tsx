@@ -1,7 +1,8 @@
-// Paying by card (DESIGN.md "Money", PCI DSS SAQ-A): number, expiry and CVC go from this form to the
-// provider's tokenizer, never to our API, which only ever sees the token. "Save on this device" keeps
-// the token and the last four digits in this browser and offers them next time. The sandbox provider
-// says so, with its test cards.
+// Paying by card (DESIGN.md "Money", PCI DSS SAQ-A). With an acquirer's hosted page (Verotel, and the
+// sandbox since decision 0421) the card is entered on that page and this screen only sends the payer
+// there. With a provider that has a tokenizer (none is configured today), number, expiry and CVC go from
+// this form to the tokenizer, never to our API, which only ever sees the token; "Save on this device"
+// keeps the token and the last four digits in this browser and offers them next time.
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -33,8 +34,9 @@ export function CardPayment(props: CardPaymentProps) {
 const providerName = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 /**
- * An acquirer with a hosted payment page (Verotel FlexPay, decision 0420): the spec's card fields (number,
- * name, expiry, CVC, saving the card) are on its page, not here; this button sends the payer there.
+ * An acquirer with a hosted payment page (Verotel FlexPay, decision 0420; the sandbox, decision 0421): the
+ * spec's card fields (number, name, expiry, CVC, saving the card) are on its page, not here; this button
+ * sends the payer there.
  */
 function HostedCardPayment({ info, busy, submit }: CardPaymentProps) {
   const { t } = useTranslation('money');
@@ -48,7 +50,8 @@ function HostedCardPayment({ info, busy, submit }: CardPaymentProps) {
   };
   return (
     <div className="money-card-form" data-testid="card-payment">
-      {info.test_mode && (
+      {info.sandbox && <SandboxNote />}
+      {info.test_mode && !info.sandbox && (
         <div className="money-sandbox" role="note" data-testid="test-mode-note">
           <strong className="money-sandbox__badge">{t('card.hosted.testBadge')}</strong> {t('card.hosted.testText')}
         </div>

@@ -1,5 +1,5 @@
-// What became of a payment, followed live: a crypto invoice until its webhook arrives, a card until
-// its confirmation step is answered. Shown where the payer comes back (?payment={id}).
+// What became of a payment, followed live: a crypto invoice until its webhook arrives, a card paid on the
+// acquirer's page until its notification arrives. Shown where the payer comes back (?payment={id}).
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCurrentUser } from '#client/lib/app-data.ts';
@@ -54,9 +54,14 @@ export function PaymentResultPanel({ result }: { result: PaymentResult }) {
           <InlineSpinner label={t('outcome.pending.text')} />
         </p>
       )}
+      {result.status === 'requires_action' && (
+        <p>
+          <InlineSpinner label={t('outcome.requires_action.text')} />
+        </p>
+      )}
       {result.status === 'requires_action' && payment?.next_action && (
         <p>
-          <a className="button button--primary" href={payment.next_action.url}>
+          <a className="button" href={payment.next_action.url} data-testid="back-to-payment-page">
             {t('outcome.requires_action.action')}
           </a>
         </p>

@@ -36,6 +36,11 @@ export interface WebhookEvent {
   /** The provider's id of this event (a redelivery keeps it), for exactly-once handling. */
   id: string;
   type: string;
+  /**
+   * Which of a provider name's methods it is about, when one name serves both (the sandbox's card acquirer
+   * and crypto processor share `sandbox` and its webhook address).
+   */
+  method?: 'card' | 'crypto';
   /** The charge or invoice it is about, and our payment id when the provider echoes it. */
   ref: string | null;
   paymentId: number | null;
