@@ -173,3 +173,23 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
   await shot('10-what-you-get');
   await fitsWidth(page, '/what-you-get');
 });
+
+test('money: a cart paid by card on the sandbox page comes back to the cart, paid once notified @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+}) => {
+  await startAsListedAdvertiser(page, baseUrl, 'money', 'Leeds');
+  await page.goto(`${baseUrl}/checkout/cart?add=standard_topup`);
+  await page.getByTestId('cart-item').and(page.locator('[data-product="standard_topup"]')).waitFor();
+  await page.getByTestId('to-method').click();
+  await page.waitForURL(/\/checkout\/method$/);
+  // The cart needs €5.00; the minimum load is €10.00, which the form offers.
+  await payByCard(page, '10', '4242 4242 4242 4242');
+  await page.waitForURL(/\/checkout\/cart\?payment=\d+$/);
+  const paid = page.getByTestId('payment-outcome').and(page.locator('[data-status="paid"]'));
+  await paid.waitFor();
+  await page.getByTestId('cart-empty').waitFor();
+  await shot('11-cart-paid-by-card');
+  await fitsWidth(page, '/checkout/cart after a card payment');
+});

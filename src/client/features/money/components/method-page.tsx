@@ -1,8 +1,8 @@
 // /checkout/method (spec section 2): how to pay what the cart needs (purpose `cart`: load what is missing,
 // then pay), or to load credits when the cart is empty or the balance covers it (purpose `load`: the cart
-// stays, decision 0406): card (through the provider's tokenizer), crypto (an invoice) or bank transfer.
-// The payer comes back here from a card's confirmation step with ?payment={id}, and a crypto invoice is
-// followed here.
+// stays, decision 0406): card (on the acquirer's payment page), crypto (an invoice) or bank transfer.
+// From the acquirer's page a cart payment comes back to the cart, a load back here (?payment={id}); a
+// crypto invoice is followed here.
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useCurrentUser } from '#client/lib/app-data.ts';
@@ -10,6 +10,8 @@ import { isOpen, usePayment, usePaymentData } from '../api';
 import { LoadMethods } from './load-methods';
 import { CartSummary, QueryState } from './money-parts';
 import { PaymentOutcome } from './payment-outcome';
+
+const paysCart = (cart: { items: unknown[]; amount_to_pay: number }) => cart.items.length > 0 && cart.amount_to_pay > 0;
 
 export function MethodPage() {
   const { t } = useTranslation('money');
@@ -50,8 +52,9 @@ export function MethodPage() {
             data={data.data}
             userId={user.user_id}
             initial="card"
-            returnPath="/checkout/method"
-            purpose={data.data.cart.items.length > 0 && data.data.cart.amount_to_pay > 0 ? 'cart' : 'load'}
+            // A cart payment comes back to the cart it paid (issue 26), a load from here back here.
+            returnPath={paysCart(data.data.cart) ? '/checkout/cart' : '/checkout/method'}
+            purpose={paysCart(data.data.cart) ? 'cart' : 'load'}
           />
         </>
       )}
