@@ -55,6 +55,11 @@ test('media: avatar without metadata, gallery of 9, reorder, pending video, veri
   await chooseFiles(page, () => rules.getByRole('button', { name: 'I understand, choose a photo' }).click(), [
     { name: 'IMG_2041.jpg', mimeType: 'image/jpeg', buffer: photo },
   ]);
+  // The crop comes next (a 3:4 photo: the frame holds all of it at the start).
+  const crop = page.getByTestId('avatar-crop');
+  await crop.getByText('Choose the part of your photo').waitFor();
+  await shot('3a-crop');
+  await crop.getByTestId('avatar-crop-use').click();
   const avatarImg = avatarCard.locator('.media-preview img');
   await avatarImg.waitFor();
   await page.waitForFunction(
@@ -177,4 +182,71 @@ test('media: avatar without metadata, gallery of 9, reorder, pending video, veri
   await confirmAll.getByRole('button', { name: 'Delete everything' }).click();
   await acknowledge(page, /All your media were deleted/);
   await page.getByTestId('media-avatar').getByText('No avatar yet').waitFor();
+});
+
+test('media: a square photo is cropped to 3:4 where she chooses, and Cancel uploads nothing @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+  allowConsoleError,
+}) => {
+  allowConsoleError(/status of 404 .*\/profile\/\d+\]$/);
+  await page.goto(`${baseUrl}/countries`);
+  await page.getByTestId('country-list').waitFor();
+  const me = await registerViaApi(page, 'crop');
+  await page.goto(`${baseUrl}/edit/media/${me.id}`);
+  const avatarCard = page.getByTestId('media-avatar');
+  await avatarCard.getByText('No avatar yet').waitFor();
+  // Left half red, right half blue: where the frame sits decides the colour of the avatar.
+  const half = (colour: string) =>
+    sharp({ create: { width: 600, height: 1200, channels: 3, background: colour } })
+      .png()
+      .toBuffer();
+  const square = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#ffffff' } })
+    .composite([
+      { input: await half('#d00000'), left: 0, top: 0 },
+      { input: await half('#0000d0'), left: 600, top: 0 },
+    ])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  const pick = async () => {
+    await avatarCard.getByTestId('avatar-upload').click();
+    const rules = page.getByTestId('confirm-dialog');
+    await chooseFiles(page, () => rules.getByRole('button', { name: 'I understand, choose a photo' }).click(), [
+      { name: 'square.jpg', mimeType: 'image/jpeg', buffer: square },
+    ]);
+    const crop = page.getByTestId('avatar-crop');
+    await crop.getByText('Choose the part of your photo').waitFor();
+    return crop;
+  };
+
+  // Cancel: nothing goes up.
+  let crop = await pick();
+  await crop.getByRole('button', { name: 'Cancel' }).click();
+  await expect(crop).toHaveCount(0);
+  await avatarCard.getByText('No avatar yet').waitFor();
+
+  // Zoomed in and dragged to the right: the avatar is 3:4 and blue.
+  crop = await pick();
+  await crop.getByTestId('avatar-crop-zoom').fill('2');
+  const area = (await crop.locator('.reactEasyCrop_Container').boundingBox())!;
+  const cx = area.x + area.width / 2;
+  const cy = area.y + area.height / 2;
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  await page.mouse.move(cx - area.width / 2, cy, { steps: 8 });
+  await page.mouse.up();
+  await shot('crop-zoomed');
+  await crop.getByTestId('avatar-crop-use').click();
+  const avatarImg = avatarCard.locator('.media-preview img');
+  await avatarImg.waitFor();
+  const width = Number(await avatarImg.getAttribute('width'));
+  const height = Number(await avatarImg.getAttribute('height'));
+  expect(Math.abs(width / height - 3 / 4)).toBeLessThan(0.01);
+  const src = (await avatarImg.getAttribute('src'))!;
+  const stored = await (await page.request.get(`${baseUrl}${src}`)).body();
+  const { dominant } = await sharp(stored).stats();
+  expect(dominant.b).toBeGreaterThan(150);
+  expect(dominant.r).toBeLessThan(100);
+  await shot('crop-done');
 });

@@ -1,6 +1,7 @@
 // /edit/media/{id}: avatar (the Attention rules before every upload, Topup Required above position
 // 100), profile portrait, the gallery at a glance, the video with its conversion progress and approval
 // state, and "Delete all media?".
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { IMAGE_TYPES, VIDEO_ACCEPT, type MediaItem, type MediaState } from '#shared/schemas/media.ts';
@@ -16,6 +17,7 @@ import {
   useVideoProgress,
   useVideoUpload,
 } from './api';
+import { AvatarCropDialog } from './avatar-crop';
 import { confirmAvatarRules, showTopupRequired, topupMessage } from './avatar-rules';
 import { MediaFrame, QueryState, useMediaTarget } from './media-screen';
 import { ProgressBar, UploadButton } from './upload-control';
@@ -86,12 +88,25 @@ function PhotoCard({
       }
     : undefined;
 
-  const onFiles = ([file]: File[]) =>
-    upload.mutate(file, {
-      onError: (error) => {
-        if (isAvatar && error instanceof ApiError && error.status === 403) void showTopupRequired(error.message);
-      },
-    });
+  const send = useCallback(
+    (file: File) =>
+      upload.mutate(file, {
+        onError: (error) => {
+          if (isAvatar && error instanceof ApiError && error.status === 403) void showTopupRequired(error.message);
+        },
+      }),
+    [upload, isAvatar],
+  );
+  // The avatar is shown at 3:4: she chooses that part of her photo before it goes up.
+  const [cropping, setCropping] = useState<File | null>(null);
+  const onCropped = useCallback(
+    (file: File | null) => {
+      setCropping(null);
+      if (file) send(file);
+    },
+    [send],
+  );
+  const onFiles = ([file]: File[]) => (isAvatar ? setCropping(file) : send(file));
 
   const onDelete = async () => {
     if (!item) return;
@@ -128,6 +143,7 @@ function PhotoCard({
       <p className="small muted">
         {t('upload.limits', { mb: state.limits.photo_mb, megapixels: state.limits.photo_megapixels })}
       </p>
+      {cropping && <AvatarCropDialog file={cropping} onDone={onCropped} />}
     </article>
   );
 }
