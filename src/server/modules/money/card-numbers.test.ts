@@ -1,8 +1,8 @@
 // PCI DSS SAQ-A (issue 11, decision 0400; every route since 0810): a card number never reaches our API. Card-number-like strings
 // posted in any field, query or path of every payment route of ours are refused, and afterwards no
 // database row holds one and no log line (logger output captured at trace level, request lines included)
-// shows one. The sandbox acquirer's tokenizer, which is meant to receive card numbers, keeps only the last
-// four digits and logs none either.
+// shows one. The sandbox acquirer's tokenizer and payment page, which are meant to receive card numbers,
+// keep only the last four digits and log none either.
 import { sql } from 'drizzle-orm';
 import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import { queryRows } from '../../db/client';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { moneyRoutes } from '../../test/routes';
+import * as sandbox from '../sandbox-acquirer/sandbox-acquirer.service';
 
 const CARDS = [
   '4242424242424242',
@@ -152,6 +153,24 @@ describe('card numbers sent to our payment routes', () => {
     });
     expect(token.statusCode).toBe(200);
     expect(token.json().card.last4).toBe('4242');
+    // So does its payment page (decision 0421), the card's only way in from our screens: a charge is made
+    // (its notification held: no payment of ours is touched) and only the last four digits are kept.
+    const order = { key: 'pay_0', amount: 1000, currency: 'EUR', returnUrl: '/checkout/cart', expires: 4_102_444_800 };
+    const page = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox-acquirer/v1/pay',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        ...sandbox.pageFields(t.ctx, order),
+        number: '4000 0000 0000 3220',
+        name: 'Ada Test',
+        expiry: `12/${String(new Date().getUTCFullYear() + 2).slice(2)}`,
+        cvc: '123',
+        hold: 'on',
+      }).toString(),
+    });
+    expect(page.statusCode).toBe(303);
+    expect((await sandbox.chargeByKey(t.ctx, 'pay_0'))?.last4).toBe('3220');
 
     expect(await moneyRowCounts()).toEqual(before);
     for (const card of CARDS) expect(await tablesHolding(card), `tables holding ${card}`).toEqual([]);
