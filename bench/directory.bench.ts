@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { countryCurrency } from '../src/shared/rules/list-filters.ts';
 import { freePort, startApp } from '../scripts/app-server';
 import { FreshRead } from '../src/server/lib/fresh-read';
 import { versionStatement } from '../src/server/modules/directory/directory.version';
@@ -41,12 +42,15 @@ const { values: args } = parseArgs({
     'no-mix': { type: 'boolean', default: false },
     /** Only the mix, not the cached cases. */
     'only-mix': { type: 'boolean', default: false },
+    /** Only the filtered lists (issue 27 item 1): uncached and cached, in a block of their own. */
+    'only-filters': { type: 'boolean', default: false },
     /** PostgreSQL database name (default directory_bench_<profiles>). */
     'pg-db': { type: 'string' },
   },
 });
 const MIX = !args['no-mix'];
 const ONLY_MIX = args['only-mix'];
+const ONLY_FILTERS = args['only-filters'];
 const PROFILES = Number(args.profiles);
 const DURATION = Number(args.duration);
 /** Seconds each case is asked before anything is measured (per backend). */
@@ -66,6 +70,8 @@ const BEGIN = '<!-- directory-bench:begin -->';
 const END = '<!-- directory-bench:end -->';
 const MIX_BEGIN = '<!-- directory-mix:begin -->';
 const MIX_END = '<!-- directory-mix:end -->';
+const FILTERS_BEGIN = '<!-- directory-filters:begin -->';
+const FILTERS_END = '<!-- directory-filters:end -->';
 
 const seedNotes: string[] = [];
 const mixRows: MixRow[] = [];
@@ -114,7 +120,29 @@ async function prepare(backend: string): Promise<Record<string, string>> {
       `${PROFILES.toLocaleString('en')} profiles seeded into PostgreSQL in ${Math.round((performance.now() - t0) / 1000)} s`,
     );
   }
+  await fillFilterColumns(pgUrl());
   return env;
+}
+
+/**
+ * The seed leaves her age unshown and "available now" off (both off until she turns them on, 0320/0321):
+ * the filters of issue 27 item 1 would find nobody, and the age filter would walk every list to its end.
+ * Here a third show their age and one in twenty is available for the next day (by id, so every run
+ * alike; done once per database).
+ */
+async function fillFilterColumns(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const shown = await client.query('select 1 from profiles where shown_birth_date is not null limit 1');
+    if (!shown.rowCount)
+      await client.query(`update profiles p set shown_birth_date = a.date_of_birth from accounts a
+        where a.id = p.user_id and p.user_id % 3 = 0`);
+    await client.query(`update profiles set available_until = now() + interval '1 day'
+      where user_id % 20 = 0 and (available_until is null or available_until < now() + interval '2 hours')`);
+  } finally {
+    await client.end();
+  }
 }
 
 interface Case {
@@ -195,13 +223,14 @@ for (const backend of backends) {
     });
   let server = await start();
   try {
-    if (MIX) {
+    if (MIX || ONLY_FILTERS) {
       mixRows.push(
         ...(await measureMix({
           backend,
           base: `http://127.0.0.1:${port}`,
           pgUrl: backend === 'postgres' ? pgUrl() : undefined,
           duration: DURATION,
+          onlyFilters: ONLY_FILTERS,
           restart: async () => {
             await server.stop();
             server = await start();
@@ -213,7 +242,7 @@ for (const backend of backends) {
     if (ONLY_MIX) continue;
     const base = `http://127.0.0.1:${port}`;
     const countries = (await (await fetch(`${base}/api/directory/countries`)).json()) as {
-      data: Array<{ slug: string; count: number }>;
+      data: Array<{ slug: string; code: string; count: number }>;
     };
     const biggest = [...countries.data].sort((a, b) => b.count - a.count)[0];
     const nav = (await (
@@ -247,6 +276,46 @@ for (const backend of backends) {
         body: JSON.stringify({ lat: 51.5, lng: -0.1 }),
       },
     ];
+    // Filtered lists (issue 27 item 1), asked again and again: the answer cache keyed by the filter.
+    const filterCases: Case[] = [
+      // The same list unfiltered, measured beside them (with --only-filters): what the filter adds.
+      ...(ONLY_FILTERS
+        ? [
+            {
+              name: `getDirectory ${biggest.slug} p1 unfiltered (reference)`,
+              path: '/api/directory/getDirectory?page=1',
+              body: JSON.stringify({ country: biggest.slug }),
+            },
+          ]
+        : []),
+      {
+        name: `getDirectory ${biggest.slug} p1 filtered (age 25-35, 100-250 a hour, gfe)`,
+        path: '/api/directory/getDirectory?page=1',
+        body: JSON.stringify({
+          country: biggest.slug,
+          filters: {
+            age_min: 25,
+            age_max: 35,
+            price_min: 100,
+            price_max: 250,
+            currency: countryCurrency(biggest.code),
+            services: ['gfe'],
+          },
+        }),
+      },
+      {
+        name: `getDirectory ${nav.places[0].slug} filtered (available now)`,
+        path: '/api/directory/getDirectory?page=1',
+        body: JSON.stringify({ country: biggest.slug, place: nav.places[0].slug, filters: { available: true } }),
+      },
+      {
+        name: 'search "massage" filtered (verified)',
+        path: '/api/directory/search?page=1',
+        body: JSON.stringify({ q: 'massage', filters: { verified: true } }),
+      },
+    ];
+    if (ONLY_FILTERS) cases.length = 0;
+    cases.push(...filterCases);
     const page1 = (await (
       await fetch(`${base}/api/directory/getDirectory?page=1`, {
         method: 'POST',
@@ -255,15 +324,16 @@ for (const backend of backends) {
       })
     ).json()) as { data: Array<{ id: number }> };
     const profileId = page1.data[0].id;
-    cases.push(
-      // A visitor opening a profile: the answer from the cache, one query for the view count and
-      // last-seen, and the view counted (two writes).
-      { name: 'getProfile (view counted)', path: `/api/getProfile/${profileId}`, method: 'GET' },
-      // The same profile from a list (bookmarks): nothing counted.
-      { name: 'getProfile track=0', path: `/api/getProfile/${profileId}?track=0`, method: 'GET' },
-      // As a browser asks: the answer in brotli (a profile's figures change its bytes, decision 0722).
-      { name: 'getProfile (view counted, br)', path: `/api/getProfile/${profileId}`, method: 'GET', brotli: true },
-    );
+    if (!ONLY_FILTERS)
+      cases.push(
+        // A visitor opening a profile: the answer from the cache, one query for the view count and
+        // last-seen, and the view counted (two writes).
+        { name: 'getProfile (view counted)', path: `/api/getProfile/${profileId}`, method: 'GET' },
+        // The same profile from a list (bookmarks): nothing counted.
+        { name: 'getProfile track=0', path: `/api/getProfile/${profileId}?track=0`, method: 'GET' },
+        // As a browser asks: the answer in brotli (a profile's figures change its bytes, decision 0722).
+        { name: 'getProfile (view counted, br)', path: `/api/getProfile/${profileId}`, method: 'GET', brotli: true },
+      );
     // Same bytes for the memory server, captured from the app.
     const responses = new Map<string, Buffer>();
     for (const c of cases) {
@@ -315,7 +385,7 @@ for (const backend of backends) {
         const bytes = responses.get(c.name)!.length;
         measured.push({
           backend,
-          kind: n === 0 ? 'page1' : n === 1 ? 'page20' : 'other',
+          kind: ONLY_FILTERS ? 'other' : n === 0 ? 'page1' : n === 1 ? 'page20' : 'other',
           name: c.name,
           connections,
           rps: app.rps,
@@ -398,9 +468,30 @@ const mixBlock = [
   ...seedNotes.map((n) => `- ${n}`),
   MIX_END,
 ].join('\n');
-if (!ONLY_MIX) console.log(`\n${block}`);
-if (mixRows.length) console.log(`\n${mixBlock}`);
-if (!args['keep-readme']) {
-  if (!ONLY_MIX) await writeReadmeBlock(BEGIN, END, block);
-  if (mixRows.length) await writeReadmeBlock(MIX_BEGIN, MIX_END, mixBlock);
+// The filtered lists (`--only-filters`) have a block of their own too.
+const filtersBlock = [
+  FILTERS_BEGIN,
+  `${date}, ${machine}; ${PROFILES.toLocaleString('en')} profiles, ${DURATION} s per loaded case ` +
+    `(\`npm run bench -- ${process.argv.slice(2).join(' ')}\`).`,
+  '',
+  'Uncached: each request a filter combination never asked before (one connection); `load` is the 1-minute ' +
+    'load average when the row was measured. Cached: the same filtered page asked again and again.',
+  '',
+  mixTable(mixRows),
+  '',
+  table,
+  '',
+  ...health.map((h) => `- ${h}`),
+  FILTERS_END,
+].join('\n');
+if (ONLY_FILTERS) {
+  console.log(`\n${filtersBlock}`);
+  if (!args['keep-readme']) await writeReadmeBlock(FILTERS_BEGIN, FILTERS_END, filtersBlock);
+} else {
+  if (!ONLY_MIX) console.log(`\n${block}`);
+  if (mixRows.length) console.log(`\n${mixBlock}`);
+  if (!args['keep-readme']) {
+    if (!ONLY_MIX) await writeReadmeBlock(BEGIN, END, block);
+    if (mixRows.length) await writeReadmeBlock(MIX_BEGIN, MIX_END, mixBlock);
+  }
 }

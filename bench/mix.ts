@@ -14,6 +14,8 @@ import http from 'node:http';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { SERVICES } from '../src/shared/constants.ts';
+import { countryCurrency } from '../src/shared/rules/list-filters.ts';
 
 export interface MixRow {
   backend: string;
@@ -81,6 +83,8 @@ export interface MixOptions {
   /** Stops and starts the app again; returns its new base address. */
   restart?: () => Promise<string>;
   samples?: number;
+  /** Only the uncached filtered lists (issue 27 item 1: `npm run bench -- --only-filters`). */
+  onlyFilters?: boolean;
 }
 
 export async function measureMix(o: MixOptions): Promise<MixRow[]> {
@@ -178,6 +182,72 @@ export async function measureMix(o: MixOptions): Promise<MixRow[]> {
     ],
     ['profile', () => ({ method: 'GET', path: `/api/getProfile/${pick(ids)}?track=0` })],
   ];
+  // Filtered lists (issue 27 item 1, docs/decisions/0324): each request a combination never asked before,
+  // as a visitor narrows a list: an age range, a price range in the list's currency, a service or two, and
+  // the flags. A filter that finds few rows walks far down the list: the country pages are the costly ones.
+  const ageRange = () => {
+    const from = 18 + Math.floor(rand() * 20);
+    return { age_min: from, age_max: from + 5 + Math.floor(rand() * 15) };
+  };
+  const priceRange = (code: string) => {
+    const from = 50 + Math.floor(rand() * 100);
+    return { price_min: from, price_max: from + 50 + Math.floor(rand() * 200), currency: countryCurrency(code) };
+  };
+  const someServices = () => [pick([...SERVICES]), ...(rand() < 0.5 ? [pick([...SERVICES])] : [])];
+  const codeOf = new Map(countries.map((c) => [c.slug, c.code]));
+  const filterKinds: Array<[string, () => Req]> = [
+    [
+      `filtered ${biggest.slug} page 1 (age, price, service)`,
+      () =>
+        post('/api/directory/getDirectory?page=1', {
+          country: biggest.slug,
+          filters: { ...ageRange(), ...priceRange(biggest.code), services: someServices() },
+        }),
+    ],
+    [
+      `filtered ${biggest.slug} pages 2-10 (a service)`,
+      () =>
+        post(`/api/directory/getDirectory?page=${2 + Math.floor(rand() * 9)}`, {
+          country: biggest.slug,
+          filters: { services: someServices() },
+        }),
+    ],
+    [
+      'filtered country page 1 (verified, video or available now)',
+      () =>
+        post('/api/directory/getDirectory?page=1', {
+          country: pick(countries.slice(0, 20)).slug,
+          category: pick(categories),
+          filters: { [pick(['verified', 'video', 'available'])]: true, ...(rand() < 0.5 ? ageRange() : {}) },
+        }),
+    ],
+    [
+      'filtered city page 1 (age, price, service)',
+      () => {
+        const city = pick(cityPages);
+        return post('/api/directory/getDirectory?page=1', {
+          ...city,
+          filters: { ...ageRange(), ...priceRange(codeOf.get(city.country) ?? ''), services: someServices() },
+        });
+      },
+    ],
+    [
+      'filtered search (a service, in-call)',
+      () =>
+        post('/api/directory/search?page=1', { q: pick(words), filters: { services: someServices(), incall: true } }),
+    ],
+    [
+      'filtered nearby (age)',
+      () =>
+        post('/api/directory/nearby?page=1', {
+          lat: Math.round((35 + rand() * 25) * 100) / 100,
+          lng: Math.round((-10 + rand() * 40) * 100) / 100,
+          filters: ageRange(),
+        }),
+    ],
+  ];
+  if (o.onlyFilters) kinds.length = 0;
+  kinds.push(...filterKinds);
   // A few reads of each kind first (not measured): the database's own caches, not the answers.
   for (const [, make] of kinds) for (let i = 0; i < 5; i++) await timed(base, make());
   for (const [name, make] of kinds) {
@@ -187,7 +257,10 @@ export async function measureMix(o: MixOptions): Promise<MixRow[]> {
       const r = fresh(make);
       if (!r) break;
       const res = await timed(base, r);
-      if (res.status !== 200) errors++;
+      if (res.status !== 200) {
+        errors++;
+        if (errors === 1) console.error(`${name}: ${res.status} ${res.bytes.toString().slice(0, 300)}`);
+      }
       ms.push(res.ms);
     }
     rows.push({
@@ -200,6 +273,11 @@ export async function measureMix(o: MixOptions): Promise<MixRow[]> {
       load: load1(),
     });
     console.log(JSON.stringify(rows.at(-1)));
+  }
+
+  if (o.onlyFilters) {
+    await pool?.end();
+    return rows;
   }
 
   // (b) Hot pages while profiles change (PostgreSQL: the writes come from another client, as another

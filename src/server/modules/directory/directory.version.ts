@@ -118,9 +118,13 @@ const changeMs = (at: string, where?: string) =>
  * (0403). The partial index `profiles_available_until` holds only those switched on, so the range
  * `> at` reads the profiles available now, each checked against the scope.
  */
+// The first in the index's order that the scope holds, rather than min(): with the scope's `exists` the
+// planner no longer reads min() as a walk of the index that stops at once, and probed every profile
+// available now (2,500 at 50,000 profiles: 19 ms per version read, measured by the filters' bench, 0324).
 const availableEndMs = (at: string, where?: string) =>
-  `(select (extract(epoch from min(ap.available_until)) * 1000)::bigint from profiles ap
-    where ap.available_until is not null and ap.available_until > ${at}${where ? ` and ${where}` : ''})`;
+  `(select (extract(epoch from x.available_until) * 1000)::bigint from (select ap.available_until from profiles ap
+    where ap.available_until is not null and ap.available_until > ${at}${where ? ` and ${where}` : ''}
+    order by ap.available_until limit 1) x)`;
 /** A listed profile `ap` with a listing in the scope (its directory entries, migration 0010). */
 const entryIn = (where: string) =>
   `exists (select 1 from directory_entries e where e.profile_id = ap.user_id and ${where})`;
