@@ -2,7 +2,7 @@
 // age, price and a service in the filter sheet, the address holds the filters (server-rendered, noindex,
 // canonical the whole list), she opens the profile that matches and comes back to the same filtered list;
 // an advertiser switches "available now" on and the "available now" filter finds her.
-import { expect, PHONE, test } from '../harness';
+import { DESKTOP, expect, PHONE, test } from '../harness';
 import { api, fitsWidth, startAsListedAdvertiser } from './advertiser-helpers';
 import { waitForModalProfile } from './directory-helpers';
 
@@ -125,4 +125,31 @@ test('filters: "available now" finds her once she switches it on @375x812', asyn
   await expect(async () => card.scrollIntoViewIfNeeded({ timeout: 2_000 })).toPass();
   await shot('1-available-filter-finds-her');
   await fitsWidth(page, 'the filtered city page');
+});
+
+test.describe('wide screens', () => {
+  test.use({ viewport: DESKTOP });
+
+  test('filters: a bar above the list on a wide screen @1280x800', async ({ page, baseUrl, shot }) => {
+    const me = await startAsListedAdvertiser(page, baseUrl, 'filters-wide', 'York');
+    await api(page, '/update', { section: 'language', languages: ['en', 'it'] });
+    await page.context().clearCookies();
+    await page.goto(`${baseUrl}/escorts/united-kingdom/${me.city.slug}`);
+    const card = page.locator(`[data-testid="profile-card"][data-id="${me.id}"]`);
+    await card.waitFor();
+    await expect(async () => {
+      await page.getByTestId('filter-toggle').click();
+      await page.getByTestId('filter-bar').waitFor({ timeout: 2_000 });
+    }).toPass();
+    const bar = page.getByTestId('filter-bar');
+    await expect(page.getByTestId('filter-sheet')).toHaveCount(0);
+    await bar.getByText('Languages spoken', { exact: true }).click();
+    await bar.getByTestId('filter-language-it').check();
+    await shot('1-filter-bar');
+    await bar.getByTestId('filter-apply').click();
+    await expect(page).toHaveURL(/\?speaks=it$/);
+    await expect(card).toBeVisible();
+    await expect(page.getByTestId('filter-chips')).toContainText('Speaks Italian');
+    await shot('2-filtered-wide');
+  });
 });
