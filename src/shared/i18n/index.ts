@@ -24,8 +24,6 @@ const files = Object.keys(loaders)
 
 /** Languages that have catalogues of their own. */
 export const CATALOGUE_LANGUAGES = [...new Set(files.map((f) => f.lng))].sort();
-/** Every namespace that exists in at least one language. */
-export const NAMESPACES = [...new Set(files.map((f) => f.ns))].sort();
 
 export { FALLBACK_LANGUAGES } from './fallbacks.ts';
 

@@ -67,7 +67,6 @@ export const EDIT_MENU_GROUPS = [
 ] as const satisfies ReadonlyArray<{ id: string; entries: readonly MenuEntry[] }>;
 export type MenuGroup = (typeof EDIT_MENU_GROUPS)[number]['id'];
 export type FormSection = Extract<(typeof EDIT_MENU)[number], { kind: 'form' }>['id'];
-export const FORM_SECTIONS = EDIT_MENU.filter((e) => e.kind === 'form').map((e) => e.id) as FormSection[];
 
 /** Where a link entry goes; null for a form section and for the admin entries, which open the admin modal. */
 export function menuLink(entry: MenuEntry, id: number): string | null {

@@ -37,7 +37,6 @@ export const VIDEO_ACCEPT = 'video/mp4,video/quicktime,video/webm,video/x-matros
 export const PhotoTypeParams = z.object({ type: z.enum(PHOTO_TYPES) });
 /** An admin may upload for someone else; everyone else uploads for themselves. */
 export const UploadPhotoQuery = z.strictObject({ id: coercedId().optional() });
-export const VideoProgressParams = z.object({ id: coercedId() });
 
 export const DeleteMediaBody = z.strictObject({
   id: id(blankMessage('Media')),

@@ -180,7 +180,6 @@ const SECTIONS = {
 } as const;
 export type UpdateSection = keyof typeof SECTIONS;
 export const UPDATE_SECTIONS = Object.keys(SECTIONS) as UpdateSection[];
-export const SECTION_SCHEMAS = SECTIONS;
 
 /** The profile to change: the signed-in account's when left out (an admin names another). */
 const target = { user_id: id().optional() };
@@ -424,5 +423,3 @@ export const AvailableNowBody = z.strictObject({ hours: availableHours });
 export type AvailableNowBody = z.infer<typeof AvailableNowBody>;
 export const AvailableNowResponse = z.object({ data: z.object({ available_until: z.string().nullable() }) });
 export type AvailableNowResponse = z.infer<typeof AvailableNowResponse>;
-
-export const OkResponse = z.object({ data: z.object({ ok: z.literal(true) }) });
