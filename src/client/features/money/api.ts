@@ -122,12 +122,26 @@ function settled(queryClient: QueryClient, result: PaymentResult): void {
 
 // ---------------------------------------------------------------- writes
 
+/**
+ * A cart write's answer is the truth: a getData that was already on its way (the cart screen's own mount
+ * refetches it) could come back after it with the cart as it was and put that on screen (seen in the money
+ * journey: ?add=standard_topup left the cart empty). Such a read is cancelled before the write, and the
+ * data read again after it.
+ */
+export function cartWrite(queryClient: QueryClient) {
+  return {
+    onMutate: () => queryClient.cancelQueries({ queryKey: moneyKeys.paymentData }),
+    onSuccess: (cart: Cart) => holdCart(queryClient, cart),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: moneyKeys.paymentData }),
+  };
+}
+
 export function useAddToCart() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: AddToCartBody) =>
       (await api<CartResponse>('/payment/addToCart', { method: 'POST', body, loading: true })).data,
-    onSuccess: (cart) => holdCart(queryClient, cart),
+    ...cartWrite(queryClient),
   });
 }
 
@@ -136,7 +150,7 @@ export function useRemoveCartItem() {
   return useMutation({
     mutationFn: async (uid: string) =>
       (await api<CartResponse>('/payment/removeCartItem', { method: 'POST', body: { uid }, loading: true })).data,
-    onSuccess: (cart) => holdCart(queryClient, cart),
+    ...cartWrite(queryClient),
   });
 }
 
