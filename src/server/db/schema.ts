@@ -252,6 +252,14 @@ export const profiles = pgTable(
     index('profiles_shown_birth_date')
       .on(t.shownBirthDate)
       .where(sql`${t.shownBirthDate} is not null`),
+    // The services and languages filters (docs/decisions/0324): a filter that few listed profiles pass reads
+    // them from here instead of every profile (a country page at 50,000 profiles: 120 ms to 8.5 ms).
+    index('profiles_services_gin')
+      .using('gin', t.services)
+      .where(sql`${t.listed}`),
+    index('profiles_languages_gin')
+      .using('gin', t.languages)
+      .where(sql`${t.listed}`),
   ],
 );
 

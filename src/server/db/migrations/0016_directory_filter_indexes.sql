@@ -1,0 +1,2 @@
+CREATE INDEX "profiles_services_gin" ON "profiles" USING gin ("services") WHERE "profiles"."listed";--> statement-breakpoint
+CREATE INDEX "profiles_languages_gin" ON "profiles" USING gin ("languages") WHERE "profiles"."listed";
