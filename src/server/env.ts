@@ -67,6 +67,12 @@ const EnvSchema = z
     BANK_IBAN: z.string().optional(),
     BANK_BIC: z.string().optional(),
     BANK_NAME: z.string().optional(),
+    // The seller on every receipt (decision 0422): name, postal address (lines split by "|" or a new
+    // line), VAT or company number and a contact address; an unset one is left off the receipt.
+    BUSINESS_NAME: z.string().min(1).default('Directory'),
+    BUSINESS_ADDRESS: z.string().optional(),
+    BUSINESS_VAT_ID: z.string().optional(),
+    BUSINESS_EMAIL: z.string().optional(),
     /** An auto-topup slot missed by less than this runs late; an older one is recorded as missed. */
     AUTO_TOPUP_GRACE_MINUTES: z.coerce
       .number()

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { coercedId, text, withoutControlCharacters } from '../api/fields';
 import { messageText } from '../api/messages';
+import { LANGUAGES } from '../constants';
 
 /** What can be bought (DESIGN.md "Money"): prices live in the `products` table, editable by admins. */
 export const PRODUCT_CODES = ['standard_topup', 'additional_location'] as const;
@@ -356,8 +357,19 @@ export const Transaction = z.object({
   /** What was bought (purchases), empty otherwise. */
   products: z.array(ProductCode),
   method: LoadMethod.nullable(),
+  /** A credited load's payment id: its receipt is GET /api/payment/receipt/{receipt_id}; null otherwise. */
+  receipt_id: z.number().nullable(),
 });
 export type Transaction = z.infer<typeof Transaction>;
+
+/**
+ * GET /api/payment/receipt/{paymentId}?lang=&download=: a credited load's receipt as a printable HTML page
+ * (decision 0422); `download=1` sends the same page as a file.
+ */
+export const ReceiptQuery = z.strictObject({
+  lang: z.enum(LANGUAGES).optional(),
+  download: z.literal('1').optional(),
+});
 
 export const TransactionsPage = z.object({
   data: z.array(Transaction),

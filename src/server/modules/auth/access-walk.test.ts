@@ -106,6 +106,8 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/payment/getPayment/:paymentId': { access: 'user', params: { paymentId: '2147483000' } },
   'POST /api/payment/getTransactions': { access: 'user' },
   'GET /api/payment/getTransactionsCsv': { access: 'user' },
+  // a credited load's receipt (decision 0422): someone else's or a missing one is 404 alike
+  'GET /api/payment/receipt/:paymentId': { access: 'user', params: { paymentId: '2147483000' } },
   'GET /api/payment/getBankDetails/:id': { access: 'owner' },
   'POST /api/payment/webhook/:provider': { access: 'signed', params: { provider: 'sandbox' } },
   // a provider's notification sent as a signed GET (Verotel FlexPay's postback, decision 0420)

@@ -15,6 +15,7 @@ import {
   PaymentIdParam,
   PaymentResultResponse,
   ProductsResponse,
+  ReceiptQuery,
   RecordBankTransferBody,
   RemoveCartItemBody,
   TransactionsBody,
@@ -27,7 +28,9 @@ import { PageQuery } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
 import { adminOnly, may, sameOriginJson, signedIn } from '../auth/guards';
+import { pickLanguage } from '#shared/rules/language.ts';
 import { refuseCardNumbers } from './card-guard';
+import { businessDetails, receiptCsp, renderReceipt } from './receipt';
 import * as money from './money.service';
 
 const perUser = (max: number, timeWindow: string) => ({
@@ -124,6 +127,35 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         .header('content-disposition', `attachment; filename="transactions-${req.query.user_id}.csv"`)
         .header('cache-control', 'no-store')
         .send(csv);
+    },
+  );
+
+  // A credited load's receipt (decision 0422): a printable page in the reader's language (?lang=, else the
+  // host's), 404 for anyone but the owner and admins and for a payment that credited nothing.
+  app.get(
+    '/payment/receipt/:paymentId',
+    {
+      onRequest: signedIn,
+      schema: {
+        params: PaymentIdParam,
+        querystring: ReceiptQuery,
+        response: {
+          200: fileAnswer('text/html', 'The receipt as a printable page (print it or save it as PDF).', z.string()),
+          ...errorAnswers(401, 404, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const receipt = await money.receiptOf(ctx, requireUser(req), req.params.paymentId);
+      const lang = pickLanguage({ hostname: req.hostname, search: req.query.lang ? `lang=${req.query.lang}` : '' });
+      const nonce = reply.cspNonce;
+      if (req.query.download)
+        void reply.header('content-disposition', `attachment; filename="receipt-${receipt.number}.html"`);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'private, no-store')
+        .header('content-security-policy', receiptCsp(nonce))
+        .send(renderReceipt(receipt, businessDetails(ctx.env), lang, nonce));
     },
   );
 

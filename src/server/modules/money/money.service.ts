@@ -7,6 +7,7 @@
 //   recordBankTransfer(ctx, actor, {reference, amount, bank_transaction_id})  credit a received transfer
 //   getCart / addToCart / removeCartItem / makePayment / getPayment / handleWebhook     checkout
 //   listTransactions / transactionsCsv                       statements
+//   receiptOf(ctx, viewer, paymentId)                        a credited load's receipt (decision 0422)
 //   listProducts / updateProduct                             prices
 //   settleOpenPayments(ctx)                                  periodic: settle what a crash left open
 //   dailyFlows(ctx, from, days)                              credits loaded and spent per day (admin overview)
@@ -26,6 +27,7 @@ export { handleWebhook, settleOpenPayments } from './settlement';
 export { adjustBalance, adjustFromBody } from './adjust';
 export { bankReference, getBankDetails, recordBankTransfer } from './bank';
 export { listTransactions, transactionsCsv } from './transactions';
+export { receiptOf } from './receipt';
 export { listProducts, updateProduct } from './products';
 export { dailyFlows } from './stats';
 

@@ -22,6 +22,8 @@ async function rows(ctx: AppContext, userId: number, limit: number, offset: numb
     reference: referenceOf(r),
     products: (r.items ?? []).map((i) => i.productCode),
     method: r.method ?? null,
+    // Only a load has a payment and only a credited one has a ledger row: that row is its receipt.
+    receipt_id: r.kind === 'load' && r.paymentId ? r.paymentId : null,
   }));
 }
 

@@ -7,7 +7,7 @@ import type { Transaction } from '#shared/schemas/money.ts';
 import { TRANSACTIONS_PAGE_SIZE } from '#shared/schemas/money.ts';
 import { useCurrentUser } from '#client/lib/app-data.ts';
 import { intlLocale } from '#client/lib/format.ts';
-import { transactionsCsvUrl, useTransactions } from '../api';
+import { receiptUrl, transactionsCsvUrl, useTransactions } from '../api';
 import { Money, QueryState } from './money-parts';
 
 function formatDateTime(iso: string, language: string): string {
@@ -125,6 +125,14 @@ function TransactionRow({ row, currency }: { row: Transaction; currency: string 
       <td data-label={t('transactions.reference')} className="money-table__ref">
         {row.reference}
         {bought && <span className="muted small"> · {bought}</span>}
+        {row.receipt_id !== null && (
+          <>
+            {' · '}
+            <a href={receiptUrl(row.receipt_id, i18n.language)} data-testid="transaction-receipt">
+              {t('receipt.link')}
+            </a>
+          </>
+        )}
       </td>
     </tr>
   );
