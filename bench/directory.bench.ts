@@ -22,6 +22,8 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { countryCurrency } from '../src/shared/rules/list-filters.ts';
 import { freePort, startApp } from '../scripts/app-server';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../src/server/db/client';
 import { FreshRead } from '../src/server/lib/fresh-read';
 import { versionStatement } from '../src/server/modules/directory/directory.version';
 import { goalsSummary, type Measured } from './goals';
@@ -91,6 +93,12 @@ async function prepare(backend: string): Promise<Record<string, string>> {
       sh([tsx, 'scripts/seed.ts', '--profiles', String(PROFILES), '--no-gallery'], env);
       fs.writeFileSync(path.join(dir, '.seeded'), '');
     }
+    const database = await openDatabase({ pgliteDir: path.join(dir, 'db') });
+    try {
+      await fillFilterColumns((text) => database.db.execute(sql.raw(text)).then((r) => r as { rows: unknown[] }));
+    } finally {
+      await database.close();
+    }
     return env;
   }
   const admin = new pg.Client({ connectionString: PG_ADMIN });
@@ -120,7 +128,13 @@ async function prepare(backend: string): Promise<Record<string, string>> {
       `${PROFILES.toLocaleString('en')} profiles seeded into PostgreSQL in ${Math.round((performance.now() - t0) / 1000)} s`,
     );
   }
-  await fillFilterColumns(pgUrl());
+  const filler = new pg.Client({ connectionString: pgUrl() });
+  await filler.connect();
+  try {
+    await fillFilterColumns((text) => filler.query(text));
+  } finally {
+    await filler.end();
+  }
   return env;
 }
 
@@ -130,19 +144,13 @@ async function prepare(backend: string): Promise<Record<string, string>> {
  * Here a third show their age and one in twenty is available for the next day (by id, so every run
  * alike; done once per database).
  */
-async function fillFilterColumns(url: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const shown = await client.query('select 1 from profiles where shown_birth_date is not null limit 1');
-    if (!shown.rowCount)
-      await client.query(`update profiles p set shown_birth_date = a.date_of_birth from accounts a
-        where a.id = p.user_id and p.user_id % 3 = 0`);
-    await client.query(`update profiles set available_until = now() + interval '1 day'
-      where user_id % 20 = 0 and (available_until is null or available_until < now() + interval '2 hours')`);
-  } finally {
-    await client.end();
-  }
+async function fillFilterColumns(query: (text: string) => Promise<{ rows: unknown[] }>) {
+  const shown = await query('select 1 from profiles where shown_birth_date is not null limit 1');
+  if (!shown.rows.length)
+    await query(`update profiles p set shown_birth_date = a.date_of_birth from accounts a
+      where a.id = p.user_id and p.user_id % 3 = 0`);
+  await query(`update profiles set available_until = now() + interval '1 day'
+    where user_id % 20 = 0 and (available_until is null or available_until < now() + interval '2 hours')`);
 }
 
 interface Case {
