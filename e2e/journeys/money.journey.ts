@@ -3,7 +3,8 @@
 // notification held back: nothing is credited until the sandbox sends it, issue 26 item 4), with the
 // confirmation-step card 4000 0000 0000 3220, and by a crypto invoice, and each load leaves the cart as it
 // was (issue 23 item 3, decision 0406); she then pays the top-up from the balance in the cart and is first on the city page, downloads the
-// transactions CSV and reads it; /what-you-get states the ranking rule and the prices.
+// transactions CSV and reads it, opens a load's receipt (decision 0422); /what-you-get states the ranking
+// rule and the prices.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { expect, PHONE, test } from '../harness';
@@ -163,6 +164,32 @@ test('money: card loads (4242 and 3220), crypto load, top-up to position 1, tran
   assert.match(lines[2], /^[^,]+,load,10\.00,45\.00,EUR,[^,]+,,crypto$/);
   assert.match(lines[3], /^[^,]+,load,25\.00,35\.00,EUR,[^,]+,,card$/);
   assert.match(lines[4], /^[^,]+,load,10\.00,10\.00,EUR,[^,]+,,card$/);
+
+  // Each credited load has its receipt (issue 26 item 5, decision 0422), the purchase none; the first card
+  // load's says what was paid, how and to whom, printable (the browser's "Save as PDF") or as a file.
+  await expect(page.getByTestId('transaction-receipt')).toHaveCount(3);
+  await expect(rows.nth(0).getByTestId('transaction-receipt')).toHaveCount(0);
+  await rows.nth(3).getByTestId('transaction-receipt').click();
+  await page.waitForURL(/\/api\/payment\/receipt\/\d+\?lang=en$/);
+  const receipt = page.getByTestId('receipt');
+  await expect(receipt.getByTestId('receipt-number')).toHaveText(/^Receipt number: R-\d{4}-\d{6,}$/);
+  await expect(receipt.getByTestId('receipt-amount')).toHaveText('€10.00');
+  await expect(receipt.getByTestId('receipt-method')).toHaveText('Card · card ending 4242');
+  await expect(receipt.getByTestId('receipt-customer')).toHaveText(me.username);
+  await expect(receipt.getByTestId('receipt-business-name')).toHaveText('Companion Directory');
+  await expect(receipt.getByTestId('receipt-date')).toHaveText(/\d{4} at \d{2}:\d{2} UTC$/);
+  await receipt.getByTestId('receipt-print').getByText('Print or save as PDF').waitFor();
+  await shot('9b-receipt');
+  await fitsWidth(page, 'the receipt');
+  const number = (await receipt.getAttribute('data-number')) ?? '';
+  const receiptFile = page.waitForEvent('download');
+  await receipt.getByTestId('receipt-download').click();
+  const saved = await receiptFile;
+  assert.equal(saved.suggestedFilename(), `receipt-${number}.html`);
+  assert.match(await fs.readFile(await saved.path(), 'utf8'), new RegExp(`Receipt number: ${number}`));
+  await receipt.getByTestId('receipt-back').click();
+  await page.waitForURL(new RegExp(`/transactions/${me.id}\\?lang=en$`));
+  await expect(rows).toHaveCount(4);
 
   // What you get: the rule that just put her first, and the prices.
   await page.goto(`${baseUrl}/what-you-get`);

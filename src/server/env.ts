@@ -68,8 +68,9 @@ const EnvSchema = z
     BANK_BIC: z.string().optional(),
     BANK_NAME: z.string().optional(),
     // The seller on every receipt (decision 0422): name, postal address (lines split by "|" or a new
-    // line), VAT or company number and a contact address; an unset one is left off the receipt.
-    BUSINESS_NAME: z.string().min(1).default('Directory'),
+    // line), VAT or company number and a contact address; an unset one is left off the receipt, and
+    // without a name the receipt names the site (common:siteName).
+    BUSINESS_NAME: z.string().min(1).optional(),
     BUSINESS_ADDRESS: z.string().optional(),
     BUSINESS_VAT_ID: z.string().optional(),
     BUSINESS_EMAIL: z.string().optional(),

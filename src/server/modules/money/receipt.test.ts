@@ -10,7 +10,7 @@ import { createAdvertiser, createSession, seedGeo, type Session } from '../../te
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { fundedAdvertiser, sandboxToken } from '../../test/money';
 import * as money from './money.service';
-import { receiptNumber } from './receipt';
+import { businessDetails, receiptNumber, renderReceipt } from './receipt';
 
 let t: TestApp;
 let admin: number;
@@ -204,5 +204,24 @@ describe('receipts of credited loads', () => {
     expect(field(bank.body, 'method')).toBe('Transferencia');
     expect(field(bank.body, 'reference')).toBe(reference);
     expect(field(bank.body, 'amount')).toContain('50,00');
+  });
+
+  it('without BUSINESS_NAME names the site, and leaves off what is not configured', async () => {
+    const load = await cardLoad(1000);
+    const receipt = await money.receiptOf(t.ctx, { id: load.id, role: 'advertiser' }, load.paymentId);
+    const bare = businessDetails({
+      ...t.ctx.env,
+      BUSINESS_NAME: undefined,
+      BUSINESS_ADDRESS: undefined,
+      BUSINESS_VAT_ID: undefined,
+      BUSINESS_EMAIL: undefined,
+    });
+    const html = renderReceipt(receipt, bare, 'en', { script: 'a', style: 'b' });
+    expect(field(html, 'business-name')).toBe('Companion Directory');
+    expect(/data-testid="receipt-seller">([\s\S]*?)<\/div>/.exec(html)?.[1]).toBe(
+      '<p><strong data-testid="receipt-business-name">Companion Directory</strong></p>',
+    );
+    expect(html).not.toContain('VAT ID');
+    expect(field(html, 'date')).toMatch(/ UTC$/);
   });
 });

@@ -29,7 +29,8 @@ export interface Receipt {
 }
 
 export interface BusinessDetails {
-  name: string;
+  /** Null: the site's name in the reader's language. */
+  name: string | null;
   address: string[];
   vatId: string | null;
   email: string | null;
@@ -67,7 +68,7 @@ export async function receiptOf(ctx: AppContext, viewer: policy.Actor, paymentId
 
 export function businessDetails(env: AppContext['env']): BusinessDetails {
   return {
-    name: env.BUSINESS_NAME,
+    name: env.BUSINESS_NAME?.trim() || null,
     address: (env.BUSINESS_ADDRESS ?? '')
       .split(/\s*(?:\||\n)\s*/)
       .map((l) => l.trim())
@@ -106,18 +107,18 @@ export function renderReceipt(
   const tr = translator(lang, 'money');
   const t = (key: string, params?: Record<string, unknown>) => escapeHtml(tr(key, params));
   const e = escapeHtml;
-  const date = new Intl.DateTimeFormat(intlLocale(lang), {
+  const date = `${new Intl.DateTimeFormat(intlLocale(lang), {
     dateStyle: 'long',
     timeStyle: 'short',
     timeZone: 'UTC',
-  }).format(r.creditedAt);
+  }).format(r.creditedAt)} UTC`;
   const method = [tr(`methods.${r.method}`), r.last4 ? tr('receipt.cardEnding', { last4: r.last4 }) : '']
     .filter(Boolean)
     .join(' · ');
   const row = (key: string, value: string, id: string) =>
     `<dt>${t(key)}</dt><dd data-testid="receipt-${id}">${value}</dd>`;
   const seller = [
-    `<p><strong data-testid="receipt-business-name">${e(business.name)}</strong></p>`,
+    `<p><strong data-testid="receipt-business-name">${e(business.name ?? tr('common:siteName'))}</strong></p>`,
     ...business.address.map((l) => `<p>${e(l)}</p>`),
     business.vatId ? `<p data-testid="receipt-vat-id">${t('receipt.vatId')}: ${e(business.vatId)}</p>` : '',
     business.email ? `<p>${e(business.email)}</p>` : '',
