@@ -4,6 +4,7 @@
 // the held copy (spec section 7).
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
+import { isLanguage } from '#shared/rules/language.ts';
 import type {
   AddToCartBody,
   BankDetails,
@@ -78,7 +79,8 @@ export function useTransactions(userId: number, page: number) {
 /** The CSV of every transaction of an account (a plain download: the session cookie authorises it). */
 export const transactionsCsvUrl = (userId: number) => apiUrl('/payment/getTransactionsCsv', { user_id: userId });
 /** A credited load's receipt, a printable page of the server in the reader's language (decision 0422). */
-export const receiptUrl = (paymentId: number, lang: string) => apiUrl(`/payment/receipt/${paymentId}`, { lang });
+export const receiptUrl = (paymentId: number, lang: string) =>
+  apiUrl(`/payment/receipt/${paymentId}`, { lang: isLanguage(lang) ? lang : undefined });
 
 /** How often an open payment is asked about while the screen waits for it (crypto, confirmation step). */
 export const PAYMENT_POLL_MS = 2000;
