@@ -110,6 +110,18 @@ export const DirectoryPage = z.object({
 });
 export type DirectoryPage = z.infer<typeof DirectoryPage>;
 
+/** A city page's coming visitors (issue 27 item 4, docs/decisions/0323): tours starting within this many days. */
+export const TOURS_AHEAD_DAYS = 14;
+/** POST /api/directory/getToursAhead: a city page's scope (the place is required). */
+export const ToursAheadBody = z.strictObject({
+  category: z.enum(CATEGORIES).default('escorts'),
+  country: slug,
+  place: slug,
+});
+/** Listed profiles whose tour in the city starts after today and within TOURS_AHEAD_DAYS, soonest first. */
+export const ToursAhead = z.object({ data: z.array(ProfileItem), days: z.number() });
+export type ToursAhead = z.infer<typeof ToursAhead>;
+
 export const Navigation = z.object({
   category: z.enum(CATEGORIES),
   country: z.object({ code: z.string(), slug: z.string(), name: z.string() }),
@@ -163,7 +175,15 @@ export const Profile = z.object({
     .object({ id: z.number(), name: z.string(), slug: z.string(), country: z.string(), country_slug: z.string() })
     .nullable(),
   place: z.string().nullable(),
-  tours: z.array(z.object({ city: z.string(), from: z.string().nullable(), until: z.string().nullable() })),
+  tours: z.array(
+    z.object({
+      city: z.string(),
+      from: z.string().nullable(),
+      until: z.string().nullable(),
+      /** Starts later (issue 27 item 4): shown as coming. */
+      coming: z.boolean(),
+    }),
+  ),
   comments_enabled: z.boolean(),
   dominatrix: z.boolean(),
   links: z.record(z.string(), z.record(z.string(), z.string())),

@@ -20,7 +20,15 @@ export const FeedEntry = z.object({
   /** New photos: the photo itself. */
   photo: Picture.nullable(),
   /** New tours: the tour's dates (either may be open). */
-  tour: z.object({ city: z.string(), from: z.string().nullable(), until: z.string().nullable() }).nullable(),
+  tour: z
+    .object({
+      city: z.string(),
+      from: z.string().nullable(),
+      until: z.string().nullable(),
+      /** The city page (with `#tours-ahead` while the tour is still to come). */
+      path: z.string(),
+    })
+    .nullable(),
   /** When it happened (verified, uploaded, tour added), ISO 8601. */
   at: z.string(),
 });

@@ -274,6 +274,14 @@ export function ProfileView(props: ProfileViewProps) {
             {profile.tours.map((tour, index) => (
               <li key={index}>
                 <strong>{tour.city}</strong> <span className="muted">{tourDates(tour, t, lang)}</span>
+                {tour.coming && (
+                  <>
+                    {' '}
+                    <span className="badge badge--coming" data-testid="tour-coming">
+                      {t('profile.tourComing')}
+                    </span>
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -13,6 +13,7 @@ import type {
   Profile,
   ProfileItem,
   ProfileResponse,
+  ToursAhead,
 } from '#shared/schemas/directory.ts';
 import type { NotificationBody } from '#shared/api/errors.ts';
 import { api, ApiError } from '#client/lib/api.ts';
@@ -51,6 +52,7 @@ export const directoryKeys = {
   profile: (ref: ProfileRef) => ssrKeys.profile(ref),
   bookmark: (id: number) => ['directory', 'bookmark', id] as const,
   comments: (profileId: number) => ['directory', 'comments', profileId] as const,
+  toursAhead: (filter: DirectoryFilter) => ['directory', 'tours-ahead', normalizeFilter(filter)] as const,
 };
 
 export async function fetchCountries(category: Category, signal?: AbortSignal): Promise<Countries> {
@@ -187,6 +189,20 @@ export function deleteComment(commentId: number) {
     method: 'POST',
     body: {},
     loading: true,
+  });
+}
+
+/** A city page's coming visitors (issue 27 item 4): tours starting within the next days. */
+export function useToursAhead(filter: DirectoryFilter & { place: string }) {
+  return useQuery({
+    queryKey: directoryKeys.toursAhead(filter),
+    queryFn: ({ signal }) =>
+      api<ToursAhead>('/directory/getToursAhead', {
+        method: 'POST',
+        body: { category: filter.category, country: filter.country, place: filter.place },
+        signal,
+      }),
+    staleTime: 60_000,
   });
 }
 

@@ -11,6 +11,7 @@ import { FilterEmpty, ListFilterControls, useListFilters } from './list-filters'
 import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { rememberCountry } from '#client/lib/last-country.ts';
 import { ProfileList } from './profile-list';
+import { ToursAheadSection } from './tours-ahead';
 
 /** A listing: the head the server also renders (shared/views/directory-view), then the paged cards. */
 export function DirectoryPage({ category }: { category: Category }) {
@@ -54,6 +55,7 @@ export function DirectoryPage({ category }: { category: Category }) {
         emptyText={t('list.empty')}
         empty={hasFilters(filters) ? <FilterEmpty filters={filters} apply={apply} /> : undefined}
       />
+      {place && <ToursAheadSection filter={{ ...filter, place }} />}
     </div>
   );
 }

@@ -49,11 +49,20 @@ function FeedList({ kind }: { kind: FeedKind }) {
                 item={entry.profile}
                 index={index}
                 extra={
-                  <p className="feed__when small muted">
-                    {entry.tour
-                      ? tourText(entry.tour, (key, o) => t(key, o), i18n.language)
-                      : t('feed.verifiedOn', { date: formatDate(entry.at, i18n.language) })}
-                  </p>
+                  <>
+                    <p className="feed__when small muted">
+                      {entry.tour
+                        ? tourText(entry.tour, (key, o) => t(key, o), i18n.language)
+                        : t('feed.verifiedOn', { date: formatDate(entry.at, i18n.language) })}
+                    </p>
+                    {entry.tour && (
+                      <Link className="feed__city small" to={entry.tour.path} data-testid="feed-tour-city">
+                        {t(entry.tour.path.endsWith('#tours-ahead') ? 'feed.tourLink' : 'feed.cityLink', {
+                          city: entry.tour.city,
+                        })}
+                      </Link>
+                    )}
+                  </>
                 }
               />
             ),

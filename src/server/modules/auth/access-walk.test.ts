@@ -69,6 +69,7 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/directory/countries': { access: 'public' },
   'POST /api/directory/getNavigation': { access: 'public' },
   'POST /api/directory/getDirectory': { access: 'public' },
+  'POST /api/directory/getToursAhead': { access: 'public' },
   'POST /api/directory/search': { access: 'public' },
   'POST /api/directory/setFeedback': { access: 'public' },
   'POST /api/directory/nearby': { access: 'public' },

@@ -72,7 +72,7 @@ export function presentProfile(
   extra: {
     canEdit: boolean;
     gallery: GalleryRow[];
-    tours: Array<{ city: string; from: string | null; until: string | null }>;
+    tours: Array<{ city: string; from: string | null; until: string | null; coming: boolean }>;
     media: MediaStore;
     now: Date;
   },

@@ -219,6 +219,28 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
     .orderBy(rankingOrder('l'));
 }
 
+/**
+ * A city's coming tours (issue 27 item 4, docs/decisions/0323): its listed tour listings whose tour starts
+ * after `now` and before `until`, soonest first, then by the ranking rule (listings_city_tour_starts).
+ */
+export async function findToursAhead(
+  db: Db,
+  scope: Omit<ListingScope, 'filters'> & { cityId: number },
+  until: Date,
+  limit: number,
+) {
+  return selectListings(db)
+    .where(
+      and(
+        cityWhere(scope, scope.cityId),
+        sql`${l.tourStartsAt} > ${scope.now.toISOString()}::timestamptz`,
+        sql`${l.tourStartsAt} < ${until.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(l.tourStartsAt), rankingOrder('l'))
+    .limit(limit);
+}
+
 // ---------------------------------------------------------------- counts (docs/decisions/0730)
 // directory_counts holds, per country page (city_id 0) and city page and category, how many rows that
 // page lists, kept by the database's triggers in the writing transaction (migration 0010). It counts
@@ -440,7 +462,13 @@ export type GalleryRow = Awaited<ReturnType<typeof findGallery>>[number];
 
 export async function findTours(db: Db, userId: number, now: Date) {
   return db
-    .select({ city: c.name, from: l.tourFrom, until: l.tourUntil })
+    .select({
+      city: c.name,
+      from: l.tourFrom,
+      until: l.tourUntil,
+      // Still to come (issue 27 item 4): the profile marks it apart from a running one.
+      coming: sql<boolean>`coalesce(${l.tourStartsAt} > ${now.toISOString()}::timestamptz, false)`,
+    })
     .from(l)
     .innerJoin(c, eq(c.id, l.cityId))
     .where(and(eq(l.profileId, userId), eq(l.kind, 'additional'), activeAt(now)))

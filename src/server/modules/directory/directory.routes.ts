@@ -24,6 +24,8 @@ import {
   ProfileName,
   ProfileResponse,
   SearchBody,
+  ToursAhead,
+  ToursAheadBody,
 } from '#shared/schemas/directory.ts';
 import { FeedPage } from '#shared/schemas/feed.ts';
 import { filterKey as listFilterKey } from '#shared/rules/list-filters.ts';
@@ -140,6 +142,21 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
         `list|${filterKey(req.body)}|${listFilterKey(req.body.filters)}|${req.query.page}|${namesKey(req)}`,
         DirectoryPage,
         (v) => service.getDirectory(ctx, req.body, req.query.page, v, callLanguage(req)),
+        scopes.list(req.body.country, req.body.place, req.body.category),
+      ),
+  );
+
+  // A city page's coming visitors (issue 27 item 4): cached like its list, per UTC day (the 14-day window).
+  app.post(
+    '/directory/getToursAhead',
+    { schema: { body: ToursAheadBody, response: { 200: ToursAhead, ...WRITE_ERRORS, ...errorAnswers(404) } } },
+    async (req, reply) =>
+      answer(
+        req,
+        reply,
+        `ahead|${filterKey(req.body)}|${ctx.now().toISOString().slice(0, 10)}|${namesKey(req)}`,
+        ToursAhead,
+        (v) => service.getToursAhead(ctx, req.body, v, callLanguage(req)),
         scopes.list(req.body.country, req.body.place, req.body.category),
       ),
   );

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { notification } from '#shared/api/errors.ts';
 import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category, type Language } from '#shared/constants.ts';
 import type { z } from 'zod';
-import { LIST_MAX_PAGE, NEARBY_MAX_PAGE } from '#shared/schemas/directory.ts';
+import { LIST_MAX_PAGE, NEARBY_MAX_PAGE, TOURS_AHEAD_DAYS } from '#shared/schemas/directory.ts';
 import { filterKey, hasFilters, normalizeFilters } from '#shared/rules/list-filters.ts';
 import type {
   ListFilters,
@@ -13,6 +13,7 @@ import type {
   NearbyBody,
   Profile,
   ProfileItem,
+  ToursAhead,
 } from '#shared/schemas/directory.ts';
 import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
@@ -175,6 +176,36 @@ export async function getDirectory(
   const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang, offset + 1);
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
   return { data, page, has_more: hasMore, total: Math.max(total, offset + data.length) };
+}
+
+/** At most this many coming visitors on a city page. */
+const TOURS_AHEAD_MAX = 60;
+
+/** The first instant of the UTC day `days` after the day of `at`. */
+export const dayAfter = (at: Date, days: number) =>
+  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + days));
+
+/**
+ * Who visits a city soon (issue 27 item 4, docs/decisions/0323): her tour there starts after now and
+ * before the end of the 14th day after today (UTC days, so one answer holds for a whole day: the cache key
+ * carries the day, and a tour's start turns the city's version, 0403).
+ */
+export async function getToursAhead(
+  ctx: AppContext,
+  filter: DirectoryFilter & { place: string },
+  v?: string,
+  lang: Language = 'en',
+): Promise<ToursAhead> {
+  v ??= await directoryVersion(ctx);
+  const { country, place } = await resolveScope(ctx, filter, v);
+  const now = ctx.now();
+  const rows = await repo.findToursAhead(
+    ctx.db,
+    { countryCode: country.code, cityId: place!.id, category: filter.category, now },
+    dayAfter(now, TOURS_AHEAD_DAYS + 1),
+    TOURS_AHEAD_MAX,
+  );
+  return { data: await presentItems(ctx, rows, lang), days: TOURS_AHEAD_DAYS };
 }
 
 export async function listCountries(ctx: AppContext, category: Category = 'escorts') {

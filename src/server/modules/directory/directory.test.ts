@@ -132,7 +132,7 @@ describe('getProfile', () => {
     const { profile } = res.json();
     expect(profile).toMatchObject({ user_id: ids.older, screen_name: 'Older Olivia', can_edit: false });
     expect(profile.city).toMatchObject({ name: 'London', country: 'United Kingdom' });
-    expect(profile.tours).toEqual([{ city: 'Manchester', from: '2026-01-01', until: '2026-01-10' }]);
+    expect(profile.tours).toEqual([{ city: 'Manchester', from: '2026-01-01', until: '2026-01-10', coming: false }]);
     const byName = await t.app.inject({ method: 'GET', url: '/api/getProfileByName/older%20olivia' });
     expect(byName.json().profile.user_id).toBe(ids.older);
   });

@@ -3,7 +3,7 @@
 import { and, desc, eq, gte, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { cities, listings, media } from '../../db/schema';
+import { cities, countries, listings, media } from '../../db/schema';
 import { activeAt, itemProfileColumns, l, m, p, selectListings } from './directory.repo';
 
 /** A profile's home city (its home listing; a profile without one shows none). */
@@ -67,7 +67,13 @@ export async function newestPhotos(db: Db, limit: number, offset: number) {
 /** Tours that have not ended at `now`, newest first (an additional listing is a tour, dated or not). */
 export async function newestTours(db: Db, limit: number, offset: number, now: Date) {
   const today = now.toISOString().slice(0, 10);
-  return selectListings(db, { at: l.createdAt })
+  // The city page's address (English slugs, as every address): the entry links to its coming visitors.
+  const placeSlugs = {
+    at: l.createdAt,
+    city_slug: sql<string>`(select ${cities.slug} from ${cities} where ${cities.id} = ${l.cityId})`,
+    country_slug: sql<string>`(select ${countries.slug} from ${countries} where ${countries.code} = ${l.countryCode})`,
+  };
+  return selectListings(db, placeSlugs)
     .where(
       and(
         eq(l.kind, 'additional'),

@@ -43,7 +43,15 @@ export async function feed(ctx: AppContext, kind: FeedKind, page: number, lang: 
       key: r.listing_id,
       profile: presentItem(r, ctx.media, ctx.now(), undefined, names.get(r.listing_id)),
       photo: null,
-      tour: { city: names.get(r.listing_id) ?? r.city, from: r.tour_from, until: r.tour_until },
+      tour: {
+        city: names.get(r.listing_id) ?? r.city,
+        from: r.tour_from,
+        until: r.tour_until,
+        // A coming tour links to the city page's "Visiting soon" (issue 27 item 4), a running one to the page.
+        path: `/escorts/${r.country_slug}/${r.city_slug}${
+          r.tour_starts_at && new Date(r.tour_starts_at) > ctx.now() ? '#tours-ahead' : ''
+        }`,
+      },
       at: iso(r.at),
     }));
   } else {

@@ -90,7 +90,13 @@ describe('GET /api/directory/feed/{kind}', () => {
   it('lists tours that have not ended, of listed profiles only, with city and dates', async () => {
     const tours = (await get('/api/directory/feed/tours')).json();
     expect(tours.data.map((e: { key: number }) => e.key)).toEqual([ids.tour]);
-    expect(tours.data[0].tour).toEqual({ city: 'Berlin', from: '2020-01-01', until: '2099-12-31' });
+    // A running tour links to its city page (a coming one to the page's "Visiting" section: tours-ahead.test.ts).
+    expect(tours.data[0].tour).toEqual({
+      city: 'Berlin',
+      from: '2020-01-01',
+      until: '2099-12-31',
+      path: '/escorts/germany/berlin',
+    });
     expect(tours.data[0].profile.on_tour).toBe(true);
   });
 
