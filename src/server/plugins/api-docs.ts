@@ -5,8 +5,8 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import type { ErrorStatus } from '#shared/schemas/answers.ts';
-import { answersOf, declareAnswers } from '../lib/answers';
+import type { ErrorStatus } from '#shared/schemas/route-answers.ts';
+import { answersOf, declareAnswers } from '../lib/declared-answers';
 import { cardSearched } from './card-guard';
 
 type TransformArgs = Parameters<typeof jsonSchemaTransform>[0];

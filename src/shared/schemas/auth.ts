@@ -7,7 +7,7 @@ import { coercedId, requiredString, text } from '../api/fields';
 import { MIN_AGE, PIN_LENGTH } from '../constants';
 import { ageOn, isCalendarDate } from '../rules/date-of-birth.ts';
 import { messageText } from '../api/messages';
-import { errorAnswers, WRITE_ERRORS } from './answers';
+import { errorAnswers, WRITE_ERRORS } from './route-answers';
 
 export const PASSWORD_MIN = 8;
 /** ASVS 2.1.2 allows at least 64; the cap keeps argon2 work bounded. */
@@ -156,7 +156,7 @@ export const NotificationResponse = NotificationBody;
 
 /**
  * The error answers of the auth and account calls (spec section 8), built like every route's
- * (answers.ts): what any state-changing call may answer before its handler (403, 413, 415, 422), and
+ * (route-answers.ts): what any state-changing call may answer before its handler (403, 413, 415, 422), and
  * 401, 404 and 429 of the calls themselves; 503 where their limits cannot be counted (Redis unreachable:
  * they refuse rather than let guesses through, decision 1010).
  */

@@ -15,7 +15,7 @@ import {
 import { AUTH_ERRORS, NotificationResponse } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';
-import { sent } from '../auth/answers';
+import { sent } from '../../lib/declared-answers';
 import { clearSessionCookies } from '../auth/cookies';
 import { may, sameOriginJson } from '../auth/guards';
 import * as service from './account.service';

@@ -29,7 +29,7 @@ import {
   VideosPage,
   WarnResponse,
 } from '#shared/schemas/admin.ts';
-import { errorAnswers } from '#shared/schemas/answers.ts';
+import { errorAnswers } from '#shared/schemas/route-answers.ts';
 import { PageQuery } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
 import { requireCsrf, requireUser } from '../../plugins/session';

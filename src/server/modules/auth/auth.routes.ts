@@ -22,7 +22,8 @@ import {
 import type { AppContext } from '../../context';
 import { callLanguage } from '../../lib/message-i18n';
 import { requireUser } from '../../plugins/session';
-import { clientOf, sent } from './answers';
+import { sent } from '../../lib/declared-answers';
+import { clientOf } from './client-info';
 import { clearSessionCookies, setKnownDevices, setSessionCookies } from './cookies';
 import { sameOriginJson, signedIn } from './guards';
 import * as identity from './identity.service';

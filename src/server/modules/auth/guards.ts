@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ID } from '#shared/api/fields.ts';
 import { msg } from '#shared/api/messages.ts';
-import { answering, answersOf, declareAnswers } from '../../lib/answers';
+import { answering, answersOf, declareAnswers } from '../../lib/declared-answers';
 import { AppError, notFound } from '../../lib/errors';
 import { refuseCrossSite } from '../../plugins/same-origin';
 import { requireUser } from '../../plugins/session';

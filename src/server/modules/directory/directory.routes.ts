@@ -4,7 +4,7 @@ import { feed } from './feed.service';
 import { z } from 'zod';
 import { IdParam } from '#shared/api/fields.ts';
 import { NotificationBody } from '#shared/api/errors.ts';
-import { errorAnswers, NotModified, WRITE_ERRORS } from '#shared/schemas/answers.ts';
+import { errorAnswers, NotModified, WRITE_ERRORS } from '#shared/schemas/route-answers.ts';
 import {
   CountriesQuery,
   CountriesResponse,
@@ -32,7 +32,7 @@ import { filterKey as listFilterKey } from '#shared/rules/list-filters.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { sendAnswer } from '../../lib/answer-cache';
-import { sent } from '../../lib/answers';
+import { sent } from '../../lib/declared-answers';
 import { requestLanguage } from '../../lib/i18n';
 import { callLanguage } from '../../lib/message-i18n';
 import { nameLanguage } from '../geo/city-names';

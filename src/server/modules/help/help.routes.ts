@@ -1,10 +1,10 @@
 // POST /api/help/contact: the Get Help form. Anyone may write; a few messages an hour per address.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { NotificationBody } from '#shared/api/errors.ts';
-import { errorAnswers, WRITE_ERRORS } from '#shared/schemas/answers.ts';
+import { errorAnswers, WRITE_ERRORS } from '#shared/schemas/route-answers.ts';
 import { HelpContactBody } from '#shared/schemas/help.ts';
 import type { AppContext } from '../../context';
-import { sent } from '../../lib/answers';
+import { sent } from '../../lib/declared-answers';
 import { callLanguage } from '../../lib/message-i18n';
 import * as service from './help.service';
 

@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isLanguage } from '#shared/rules/language.ts';
-import { errorAnswers, NotModified } from '#shared/schemas/answers.ts';
+import { errorAnswers, NotModified } from '#shared/schemas/route-answers.ts';
 import { LanguageResponse } from '#shared/schemas/language.ts';
 import type { AppContext } from '../../context';
-import { sendEncoded } from '../../lib/answers';
+import { sendEncoded } from '../../lib/declared-answers';
 import { notFound } from '../../lib/errors';
 import { readCatalogues } from '../../lib/i18n';
 

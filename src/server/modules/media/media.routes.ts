@@ -19,7 +19,7 @@ import {
   UploadPhotoQuery,
   VideoResponse,
 } from '#shared/schemas/media.ts';
-import { Bytes, errorAnswers, fileAnswer, NotModified } from '#shared/schemas/answers.ts';
+import { Bytes, errorAnswers, fileAnswer, NotModified } from '#shared/schemas/route-answers.ts';
 import type { AppContext } from '../../context';
 import * as policy from '../../policies';
 import { requireCsrf, requireUser } from '../../plugins/session';

@@ -23,7 +23,7 @@ import {
   TransactionsPage,
   UpdateProductBody,
 } from '#shared/schemas/money.ts';
-import { errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
+import { errorAnswers, fileAnswer } from '#shared/schemas/route-answers.ts';
 import { PageQuery } from '#shared/schemas/directory.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';

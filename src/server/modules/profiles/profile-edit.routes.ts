@@ -6,7 +6,7 @@
 // {id} is the account: its owner or an admin (may('update', 'profile') in onRequest, before any body is read).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam } from '#shared/api/fields.ts';
-import { errorAnswers } from '#shared/schemas/answers.ts';
+import { errorAnswers } from '#shared/schemas/route-answers.ts';
 import {
   AttributeResponse,
   AvailableNowBody,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import * as seo from './seo.service';
 import { notFound } from '../../lib/errors';
-import { errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
+import { errorAnswers, fileAnswer } from '#shared/schemas/route-answers.ts';
 
 // Not the API (left out of /api/docs.json), but declared all the same: each answer's type per status.
 const robotsAnswer = {

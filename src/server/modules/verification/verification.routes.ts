@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParam } from '#shared/api/fields.ts';
 import { MEDIA_LIMITS } from '#shared/schemas/media.ts';
-import { Bytes, errorAnswers, fileAnswer } from '#shared/schemas/answers.ts';
+import { Bytes, errorAnswers, fileAnswer } from '#shared/schemas/route-answers.ts';
 import { PhotoIdParams, VerificationStateResponse } from '#shared/schemas/verification.ts';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../plugins/session';

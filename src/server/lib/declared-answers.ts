@@ -5,7 +5,7 @@
 // does not name. `sent` says so to the type checker: a type assertion only, in this one place.
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { NotificationBody, NotificationPayload } from '#shared/api/errors.ts';
-import { errorAnswers, type ErrorStatus } from '#shared/schemas/answers.ts';
+import { errorAnswers, type ErrorStatus } from '#shared/schemas/route-answers.ts';
 
 export const sent = (answer: NotificationPayload): NotificationBody => answer as NotificationBody;
 
