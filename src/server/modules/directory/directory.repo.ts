@@ -497,6 +497,16 @@ function matchAll(groups: string[][]) {
  * the home-listing rank index or uses the trigram index, whichever is cheaper). The exact pass gives one
  * word per group; the typo-tolerant pass gives each query word's corrections as its group.
  */
+/** The home listings of listed profiles that match every word group (and the visitor's filters): one
+ * condition for the search's page and its count. */
+const searchWhere = (groups: string[][], filters?: { filters: ListFilters; now: Date }) =>
+  and(
+    eq(l.kind, 'home'),
+    eq(p.listed, true),
+    matchAll(groups),
+    filters ? filterCondition(filters.filters, filters.now) : undefined,
+  );
+
 export async function searchByWords(
   db: Db,
   groups: string[][],
@@ -504,18 +514,7 @@ export async function searchByWords(
   offset: number,
   filters?: { filters: ListFilters; now: Date },
 ) {
-  return selectListings(db)
-    .where(
-      and(
-        eq(l.kind, 'home'),
-        eq(p.listed, true),
-        matchAll(groups),
-        filterCondition(filters?.filters, filters?.now ?? new Date()),
-      ),
-    )
-    .orderBy(rankingOrder('l'))
-    .limit(limit)
-    .offset(offset);
+  return selectListings(db).where(searchWhere(groups, filters)).orderBy(rankingOrder('l')).limit(limit).offset(offset);
 }
 
 /**
@@ -532,14 +531,7 @@ export async function countByWords(
     .select({ one: sql`1`.as('one') })
     .from(l)
     .innerJoin(p, eq(p.userId, l.profileId))
-    .where(
-      and(
-        eq(l.kind, 'home'),
-        eq(p.listed, true),
-        matchAll(groups),
-        filterCondition(filters?.filters, filters?.now ?? new Date()),
-      ),
-    )
+    .where(searchWhere(groups, filters))
     .limit(cap)
     .as('reached');
   const [row] = await db.select({ n: count() }).from(reached);
