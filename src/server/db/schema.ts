@@ -431,10 +431,17 @@ export const ledgerAccounts = pgTable(
     userId: integer('user_id').references(() => accounts.id),
     // Cached sum of the entries, updated in the same transaction as the entries.
     balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+    // A held advertiser account (docs/decisions/0423): a reversal left it below zero, or a chargeback came.
+    // No spending while held; only an admin releases it, and not while the balance is below zero.
+    heldSince: ts('held_since'),
+    holdReason: text('hold_reason', { enum: ['negative_balance', 'chargeback'] }),
   },
   (t) => [
     uniqueIndex('ledger_accounts_kind_user').on(t.kind, sql`coalesce(${t.userId}, 0)`),
-    check('ledger_accounts_user_balance', sql`${t.kind} <> 'user' or ${t.balance} >= 0`),
+    // Below zero only while held (and only a reversal takes it there: the trigger on ledger_entries).
+    check('ledger_accounts_user_balance', sql`${t.kind} <> 'user' or ${t.balance} >= 0 or ${t.heldSince} is not null`),
+    check('ledger_accounts_hold', sql`(${t.heldSince} is null) = (${t.holdReason} is null)`),
+    index('ledger_accounts_held').on(t.heldSince).where(sql`${t.heldSince} is not null`),
     check('ledger_accounts_owner', sql`(${t.kind} = 'user') = (${t.userId} is not null)`),
   ],
 );
@@ -443,7 +450,8 @@ export const ledgerTransactions = pgTable(
   'ledger_transactions',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    kind: text('kind', { enum: ['load', 'purchase', 'adjustment', 'auto_topup', 'refund'] }).notNull(),
+    // refund and chargeback reverse (part of) a load (docs/decisions/0423): user -> cash.
+    kind: text('kind', { enum: ['load', 'purchase', 'adjustment', 'auto_topup', 'refund', 'chargeback'] }).notNull(),
     // What the transaction stands for, once: `order:<id>`, `payment:<id>`, `adjust:<actor>:<key>`.
     idempotencyKey: text('idempotency_key').notNull(),
     // The advertiser whose credits moved (every transaction so far touches exactly one user account).
@@ -656,6 +664,17 @@ export const sandboxCharges = pgTable('sandbox_charges', {
   notifiedAt: ts('notified_at'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+// A refund the merchant asked of the sandbox (its refund API): once per merchant key, never above what the
+// charge or invoice took in all.
+export const sandboxRefunds = pgTable('sandbox_refunds', {
+  id: text('id').primaryKey(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  // The charge (`ch_...`) or invoice (`inv_...`) refunded.
+  paymentRef: text('payment_ref').notNull(),
+  amount: integer('amount').notNull(),
+  createdAt: createdAt(),
 });
 
 export const sandboxInvoices = pgTable('sandbox_invoices', {
