@@ -12,7 +12,7 @@ import { mediaJobHandlers } from './modules/media/media.service';
 import { adminJobHandlers } from './modules/admin/admin.mail';
 import { snapshotMetrics } from './modules/admin/overview.service';
 import { duplicateJobHandlers, rehashPictures, scanDuplicates } from './modules/admin/duplicates';
-import { settleOpenPayments } from './modules/money/money.service';
+import { HOLD_MAIL_JOB, sendHoldMail, settleOpenPayments } from './modules/money/money.service';
 import { deleteExpiredPhotoIds } from './modules/verification/verification.service';
 
 export const jobHandlers: Record<string, JobHandler> = {
@@ -21,6 +21,7 @@ export const jobHandlers: Record<string, JobHandler> = {
   ...duplicateJobHandlers,
   [FAILED_MAIL_JOB]: sendFailedMail,
   [HELP_MAIL_JOB]: sendHelpMail,
+  [HOLD_MAIL_JOB]: sendHoldMail,
 };
 
 /** Each is tried 2 s after start, then on its own clock, and runs once per period across instances (0005). */

@@ -441,7 +441,9 @@ export const ledgerAccounts = pgTable(
     // Below zero only while held (and only a reversal takes it there: the trigger on ledger_entries).
     check('ledger_accounts_user_balance', sql`${t.kind} <> 'user' or ${t.balance} >= 0 or ${t.heldSince} is not null`),
     check('ledger_accounts_hold', sql`(${t.heldSince} is null) = (${t.holdReason} is null)`),
-    index('ledger_accounts_held').on(t.heldSince).where(sql`${t.heldSince} is not null`),
+    index('ledger_accounts_held')
+      .on(t.heldSince)
+      .where(sql`${t.heldSince} is not null`),
     check('ledger_accounts_owner', sql`(${t.kind} = 'user') = (${t.userId} is not null)`),
   ],
 );

@@ -34,20 +34,43 @@ export async function sandboxToken(api: ApiClient, number: string): Promise<stri
 
 /**
  * What does not hold in the money tables, besides ledgerProblems (each balance the sum of its entries and
- * its last balance_after, each transaction and all balances summing to zero): no user balance below zero;
+ * its last balance_after, each transaction and all balances summing to zero): no user balance below zero
+ * but a held one, and only a reversal takes it there; no load reversed beyond its amount;
  * an order is paid exactly when it has one purchase transaction, of its total; a payment succeeded exactly
  * when it has one load transaction, of its amount; no purchase or load without its order or payment; no
  * cart item (an additional location) sold by two paid orders.
  */
+const userSideOf = (alias: string) =>
+  sql.raw(`(select coalesce(sum(e.amount), 0) from ledger_entries e
+      join ledger_accounts a on a.id = e.ledger_account_id and a.kind = 'user' where e.transaction_id = ${alias}.id)`);
+
 export async function moneyProblems(db: Db): Promise<string[]> {
   const problems = await ledgerProblems(db);
   const rows = async (query: ReturnType<typeof sql>) => queryRows<Record<string, unknown>>(db, query);
   const report = (what: string, found: Array<Record<string, unknown>>) => {
     for (const row of found) problems.push(`${what}: ${JSON.stringify(row)}`);
   };
+  // Below zero only through a reversal, and then held (decision 0423).
   report(
-    'negative user balance',
-    await rows(sql`select id, user_id, balance from ledger_accounts where kind = 'user' and balance < 0`),
+    'negative user balance on an account not held',
+    await rows(
+      sql`select id, user_id, balance from ledger_accounts where kind = 'user' and balance < 0 and held_since is null`,
+    ),
+  );
+  report(
+    'user balance taken below zero by anything but a reversal',
+    await rows(sql`select e.id, t.kind from ledger_entries e
+      join ledger_accounts a on a.id = e.ledger_account_id and a.kind = 'user'
+      join ledger_transactions t on t.id = e.transaction_id
+      where e.amount < 0 and e.balance_after < 0 and t.kind not in ('refund', 'chargeback')`),
+  );
+  report(
+    'load reversed beyond its amount, or a reversal without its credited load',
+    await rows(sql`select p.id, p.amount, -sum(${userSideOf('t')})::bigint as reversed from ledger_transactions t
+      left join payments p on p.id = t.payment_id
+      where t.kind in ('refund', 'chargeback')
+      group by p.id, p.amount, p.status
+      having p.id is null or p.status <> 'succeeded' or -sum(${userSideOf('t')}) > p.amount`),
   );
   // The user's side of a transaction: what it moved on the advertiser's own account.
   const userSide = sql`(select coalesce(sum(e.amount), 0) from ledger_entries e

@@ -22,7 +22,9 @@ export const LOAD_METHODS = ['card', 'crypto', 'bank'] as const;
 export const LoadMethod = z.enum(LOAD_METHODS);
 export type LoadMethod = z.infer<typeof LoadMethod>;
 
-export const TRANSACTION_KINDS = ['load', 'purchase', 'auto_topup', 'adjustment', 'refund'] as const;
+export const TRANSACTION_KINDS = ['load', 'purchase', 'auto_topup', 'adjustment', 'refund', 'chargeback'] as const;
+/** Why an advertiser's account is held (decision 0423): no spending until an admin releases it. */
+export const HOLD_REASONS = ['negative_balance', 'chargeback'] as const;
 export const TRANSACTIONS_PAGE_SIZE = 25;
 /** At most this many items in a cart. */
 export const CART_MAX_ITEMS = 10;
@@ -177,6 +179,8 @@ export const PaymentData = z.object({
     bank: z.boolean(),
   }),
   cart: Cart,
+  /** The account is held (decision 0423): nothing can be bought from the balance until an admin releases it. */
+  hold: z.object({ since: z.string(), reason: z.enum(HOLD_REASONS) }).nullable(),
 });
 export type PaymentData = z.infer<typeof PaymentData>;
 export const PaymentDataResponse = z.object({ data: PaymentData });
@@ -415,3 +419,71 @@ export const LedgerChange = z.object({
   duplicate: z.boolean(),
 });
 export const LedgerChangeResponse = z.object({ data: LedgerChange });
+
+// ---------------------------------------------------------------- refunds and holds (decision 0423)
+
+/** GET /api/admin/loads/{paymentId}: a load as the refund form shows it. */
+export const RefundableLoad = z.object({
+  payment_id: z.number(),
+  user_id: z.number(),
+  method: LoadMethod,
+  provider: z.string(),
+  /** What the load credited, minor units. */
+  amount: z.number(),
+  /** Refunded and charged back of it so far. */
+  reversed: z.number(),
+  /** What may still be refunded. */
+  refundable: z.number(),
+  currency: z.string(),
+  settled_at: z.string().nullable(),
+  /**
+   * provider: refunded through the provider's API now; hand: recorded by hand (the money went back
+   * another way); at_provider: made in the provider's back office, its notification books it.
+   */
+  via: z.enum(['provider', 'hand', 'at_provider']),
+});
+export type RefundableLoad = z.infer<typeof RefundableLoad>;
+export const RefundableLoadResponse = z.object({ data: RefundableLoad });
+
+/** POST /api/admin/refundLoad: refunds (part of) a credited load; once per key. */
+export const RefundLoadBody = z.strictObject({
+  payment_id: id,
+  /** Minor units; the whole refundable rest when left out. */
+  amount: amount.optional(),
+  reason: withoutControlCharacters(z.string(), 'Reason').trim().min(3).max(500),
+  idempotency_key: IdempotencyKey,
+});
+export type RefundLoadBody = z.infer<typeof RefundLoadBody>;
+
+export const RefundResult = z.object({
+  payment_id: z.number(),
+  user_id: z.number(),
+  /** The advertiser's balance after it (below zero when the credits were spent). */
+  balance: z.number(),
+  refunded: z.number(),
+  refundable: z.number(),
+  /** The account is held now (its balance went below zero). */
+  held: z.boolean(),
+  /** The same key was refunded before: nothing changed this time. */
+  duplicate: z.boolean(),
+});
+export const RefundResultResponse = z.object({ data: RefundResult });
+
+/** GET /api/admin/heldAccounts: the admin's queue of held accounts, longest held first. */
+export const HeldAccount = z.object({
+  user_id: z.number(),
+  username: z.string(),
+  balance: z.number(),
+  reason: z.enum(HOLD_REASONS),
+  since: z.string(),
+});
+export const HeldAccountsResponse = z.object({ data: z.array(HeldAccount), currency: z.string() });
+export type HeldAccountsResponse = z.infer<typeof HeldAccountsResponse>;
+
+/** POST /api/admin/releaseHold: lets a held account spend again (not while its balance is below zero). */
+export const ReleaseHoldBody = z.strictObject({
+  user_id: id,
+  reason: withoutControlCharacters(z.string(), 'Reason').trim().min(3).max(500),
+});
+export type ReleaseHoldBody = z.infer<typeof ReleaseHoldBody>;
+export const ReleaseHoldResponse = z.object({ data: z.object({ user_id: z.number(), released: z.boolean() }) });

@@ -23,8 +23,14 @@ import type { AdminAutoTopupPage } from '#shared/schemas/auto-topup.ts';
 import type { z } from 'zod';
 import type {
   AdjustBalanceBody,
+  HeldAccountsResponse,
   LedgerChangeResponse,
   RecordBankTransferBody,
+  RefundableLoadResponse,
+  RefundLoadBody,
+  RefundResultResponse,
+  ReleaseHoldBody,
+  ReleaseHoldResponse,
   UpdateProductBody,
 } from '#shared/schemas/money.ts';
 import { api } from '#client/lib/api.ts';
@@ -43,6 +49,8 @@ export const adminKeys = {
   duplicates: (status: string, page: number) => ['admin', 'duplicates', status, page] as const,
   audit: (filter: AuditLogBody, page: number) => ['admin', 'audit', filter, page] as const,
   autoTopup: (page: number) => ['admin', 'auto-topup', page] as const,
+  held: ['admin', 'held'] as const,
+  load: (paymentId: number) => ['admin', 'load', paymentId] as const,
 };
 
 const fresh = { staleTime: 0, placeholderData: <T>(previous: T | undefined) => previous };
@@ -128,6 +136,27 @@ export function useAutoTopups(page: number) {
     queryKey: adminKeys.autoTopup(page),
     queryFn: ({ signal }) => api<AdminAutoTopupPage>('/admin/getAutoTopup', { query: { page }, signal }),
     ...fresh,
+  });
+}
+
+/** Held accounts (decision 0423), longest held first. */
+export function useHeldAccounts() {
+  return useQuery({
+    queryKey: adminKeys.held,
+    queryFn: ({ signal }) => api<HeldAccountsResponse>('/admin/heldAccounts', { signal }),
+    ...fresh,
+  });
+}
+
+/** A credited load as the refund form shows it; null id: nothing asked yet. */
+export function useRefundableLoad(paymentId: number | null) {
+  return useQuery({
+    queryKey: adminKeys.load(paymentId ?? 0),
+    queryFn: async ({ signal }) =>
+      (await api<z.infer<typeof RefundableLoadResponse>>(`/admin/loads/${paymentId}`, { signal })).data,
+    enabled: paymentId !== null,
+    retry: false,
+    staleTime: 0,
   });
 }
 
@@ -233,6 +262,24 @@ export function useRecordBankTransfer() {
   return useMutation({
     mutationFn: async (body: RecordBankTransferBody) =>
       (await api<z.infer<typeof LedgerChangeResponse>>('/admin/recordBankTransfer', { method: 'POST', body })).data,
+    onSuccess: invalidate,
+  });
+}
+
+export function useRefundLoad() {
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: async (body: RefundLoadBody) =>
+      (await api<z.infer<typeof RefundResultResponse>>('/admin/refundLoad', { method: 'POST', body })).data,
+    onSuccess: invalidate,
+  });
+}
+
+export function useReleaseHold() {
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: async (body: ReleaseHoldBody) =>
+      (await api<z.infer<typeof ReleaseHoldResponse>>('/admin/releaseHold', { method: 'POST', body })).data,
     onSuccess: invalidate,
   });
 }

@@ -116,6 +116,11 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/admin/products': { access: 'admin' },
   'POST /api/admin/adjustBalance': { access: 'admin' },
   'POST /api/admin/recordBankTransfer': { access: 'admin' },
+  // refunds and held accounts (decision 0423)
+  'GET /api/admin/loads/:paymentId': { access: 'admin', params: { paymentId: '2147483000' } },
+  'POST /api/admin/refundLoad': { access: 'admin' },
+  'GET /api/admin/heldAccounts': { access: 'admin' },
+  'POST /api/admin/releaseHold': { access: 'admin' },
   // auto-topup and notices
   'GET /api/auto-topup/getData/:id': { access: 'owner' },
   'POST /api/auto-topup/setTimer/:id': { access: 'owner' },

@@ -106,6 +106,8 @@ async function buy(ctx: AppContext, tx: Tx, timer: TimerRow, slot: Date): Promis
       ledgerTransactionId: bought.transactionId,
     };
   } catch (err) {
+    // A held account's auto-topup pauses (decision 0423): the run is recorded, no failure mail (she was told).
+    if (err instanceof money.AccountHeld) return { status: 'failed', reason: 'account_held', ...none };
     if (err instanceof money.InsufficientBalance) return { status: 'failed', reason: 'insufficient_balance', ...none };
     throw err;
   }

@@ -14,6 +14,9 @@ export const isRetryable = (err: unknown) => RETRYABLE.has(pgErrorCode(err) ?? '
 
 export const busy = () => new AppError(503, 'busy', msg('errors.busy'), 1);
 
+/** The payment provider could not be reached: nothing is known, the caller comes back later. */
+export const providerUnavailable = () => new AppError(503, 'provider_unavailable', msg('money.providerUnavailable'));
+
 /**
  * Runs `run` in a transaction of its own, retried as above. Inside `outer` it is a savepoint and not
  * retried here: the locks the outer transaction holds stay taken, so only its owner can start it again.

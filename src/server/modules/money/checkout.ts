@@ -14,10 +14,10 @@ import { notFound, ValidationError } from '../../lib/errors';
 import * as policy from '../../policies';
 import { publicBase } from '../auth/emails';
 import { positionOf } from '../listings/listings.service';
-import { atomically } from './atomic';
+import { atomically, providerUnavailable } from './atomic';
 import { assertListed, cartLines, getCart, summarize } from './cart';
 import { faultPoint } from './fault';
-import { balanceOf, InsufficientBalance, lockMoney, transactionByKey } from './ledger';
+import { AccountHeld, balanceOf, holdOf, InsufficientBalance, lockMoney, transactionByKey } from './ledger';
 import * as repo from './money.repo';
 import type { OrderItem, OrderRow, PaymentRow } from './money.repo';
 import { presentOrder, presentPayment, statusOf } from './money.presenter';
@@ -25,7 +25,7 @@ import { CartChanged, payOrder } from './orders';
 import { productByCode } from './products';
 import { providers } from './providers';
 import { providerKey, ProviderUnavailable, type ProviderState } from './providers/provider';
-import { applyState, providerUnavailable, refresh } from './settlement';
+import { applyState, refresh } from './settlement';
 
 interface NewOrder {
   userId: number;
@@ -157,6 +157,8 @@ export async function makePayment(ctx: AppContext, userId: number, body: MakePay
   if (purpose === 'cart' && body.expected_total !== undefined && body.expected_total !== total)
     throw ValidationError.field('expected_total', msg('money.pricesChanged'));
   if (lines.length) await assertListed(ctx, userId, 'cart');
+  // A held account buys nothing, from its balance or by card (decision 0423); loading credits stays open.
+  if (lines.length && (await holdOf(ctx.db, userId))) throw ValidationError.field('cart', msg('money.accountHeld'));
   const items: OrderItem[] = lines.map(({ uid, productCode, price, params }) => ({ uid, productCode, price, params }));
 
   const fromBalance = body.method === 'balance' || (lines.length > 0 && summary.amount_to_pay === 0 && !body.amount);
@@ -179,6 +181,7 @@ export async function makePayment(ctx: AppContext, userId: number, body: MakePay
       });
       return resume(ctx, userId, { order, payment: null, hash: order.requestHash }, hash, body);
     } catch (err) {
+      if (err instanceof AccountHeld) return refuse('cart', msg('money.accountHeld'));
       if (err instanceof InsufficientBalance) return refuse('balance', msg('money.insufficientBalance'));
       if (err instanceof CartChanged) return refuse('cart', msg('money.cartChanged'));
       throw err;

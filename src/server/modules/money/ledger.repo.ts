@@ -1,12 +1,13 @@
 // The ledger's SQL (decision 0401): accounts, transactions, entries and the reads over them. ledger.ts
 // holds the rules (lock order, balanced postings, no negative balance) and is the only writer.
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions, orders, payments } from '../../db/schema';
 
 export type LedgerKind = (typeof ledgerTransactions.$inferInsert)['kind'];
 export type AccountKind = (typeof ledgerAccounts.$inferInsert)['kind'];
 export type LedgerTransactionRow = typeof ledgerTransactions.$inferSelect;
+export type HoldReason = NonNullable<(typeof ledgerAccounts.$inferSelect)['holdReason']>;
 type Conn = Db | Tx;
 
 export async function findAccount(db: Conn, kind: AccountKind, userId: number | null): Promise<number | undefined> {
@@ -30,12 +31,17 @@ export async function createAccount(tx: Tx, kind: AccountKind, userId: number | 
 /** SELECT ... FOR UPDATE in ascending id order (PostgreSQL locks the rows in the order it returns them). */
 export async function lockAccountRows(tx: Tx, ids: number[]) {
   const rows = await tx
-    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })
+    .select({
+      id: ledgerAccounts.id,
+      kind: ledgerAccounts.kind,
+      balance: ledgerAccounts.balance,
+      heldSince: ledgerAccounts.heldSince,
+    })
     .from(ledgerAccounts)
     .where(inArray(ledgerAccounts.id, ids))
     .orderBy(asc(ledgerAccounts.id))
     .for('update');
-  return new Map(rows.map((r) => [r.id, { kind: r.kind, balance: Number(r.balance) }]));
+  return new Map(rows.map((r) => [r.id, { kind: r.kind, balance: Number(r.balance), heldSince: r.heldSince }]));
 }
 
 export async function insertTransaction(tx: Tx, values: typeof ledgerTransactions.$inferInsert): Promise<number> {
@@ -57,6 +63,59 @@ export async function userBalance(db: Conn, userId: number): Promise<number> {
     .from(ledgerAccounts)
     .where(and(eq(ledgerAccounts.kind, 'user'), eq(ledgerAccounts.userId, userId)));
   return Number(row?.balance ?? 0);
+}
+
+export async function holdOf(db: Conn, userId: number) {
+  const [row] = await db
+    .select({ since: ledgerAccounts.heldSince, reason: ledgerAccounts.holdReason, balance: ledgerAccounts.balance })
+    .from(ledgerAccounts)
+    .where(ofUser(userId));
+  return row?.since && row.reason ? { since: row.since, reason: row.reason, balance: Number(row.balance) } : null;
+}
+
+/** Sets the hold unless one is set (a first reason stays); true when it was set now. */
+export async function setHold(tx: Tx, accountId: number, reason: HoldReason, at: Date): Promise<boolean> {
+  const rows = await tx
+    .update(ledgerAccounts)
+    .set({ heldSince: at, holdReason: reason })
+    .where(and(eq(ledgerAccounts.id, accountId), isNull(ledgerAccounts.heldSince)))
+    .returning({ id: ledgerAccounts.id });
+  return rows.length > 0;
+}
+
+export async function clearHold(tx: Tx, accountId: number): Promise<boolean> {
+  const rows = await tx
+    .update(ledgerAccounts)
+    .set({ heldSince: null, holdReason: null })
+    .where(and(eq(ledgerAccounts.id, accountId), isNotNull(ledgerAccounts.heldSince)))
+    .returning({ id: ledgerAccounts.id });
+  return rows.length > 0;
+}
+
+/** Held advertiser accounts, longest held first (the admin's queue). */
+export const heldAccounts = (db: Conn, limit: number) =>
+  db
+    .select({
+      userId: ledgerAccounts.userId,
+      balance: ledgerAccounts.balance,
+      since: ledgerAccounts.heldSince,
+      reason: ledgerAccounts.holdReason,
+    })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.kind, 'user'), isNotNull(ledgerAccounts.heldSince)))
+    .orderBy(asc(ledgerAccounts.heldSince), asc(ledgerAccounts.id))
+    .limit(limit);
+
+/** What was reversed (refunds and chargebacks) of a payment's load so far, minor units. */
+export async function reversedOf(db: Conn, paymentId: number): Promise<number> {
+  const rows = await queryRows<{ reversed: string | null }>(
+    db,
+    sql`select coalesce(sum(e.amount), 0)::bigint::text as reversed from ledger_transactions t
+        join ledger_entries e on e.transaction_id = t.id
+        join ledger_accounts a on a.id = e.ledger_account_id and a.kind = 'user'
+        where t.payment_id = ${paymentId} and t.kind in ('refund', 'chargeback')`,
+  );
+  return -Number(rows[0]?.reversed ?? 0);
 }
 
 export async function transactionByKey(db: Conn, key: string): Promise<LedgerTransactionRow | null> {

@@ -1,13 +1,19 @@
 // The double-entry ledger (docs/decisions/0401). Only the money module writes ledger_*, and only through
 // post(): a transaction's entries sum to zero, the accounts it touches are locked in the one lock order
-// of money (lockMoney) before their balances are read, a user balance never goes below zero (checked here and by a CHECK
-// constraint), and each entry records the balance it leaves. Entries are never updated or deleted (a
-// trigger refuses it): a correction is a new transaction.
+// of money (lockMoney) before their balances are read, a user balance never goes below zero but through a reversal (checked
+// here, by a trigger and by a CHECK constraint that wants the account held then), and each entry records the balance it leaves. Entries are never updated or deleted (a
+// trigger refuses it): a correction is a new transaction. Only a reversal (refund, chargeback, decision
+// 0423) may take a user below zero, and the account is then held: it spends nothing until released.
 import type { Db, Tx } from '../../db/client';
 import * as repo from './ledger.repo';
 
 export type SystemAccount = 'cash' | 'revenue' | 'adjustments';
 export type LedgerKind = repo.LedgerKind;
+
+/** Kinds that reverse (part of) a load (decision 0423): the only ones that may take a user below zero. */
+export const REVERSAL_KINDS: ReadonlySet<LedgerKind> = new Set<LedgerKind>(['refund', 'chargeback']);
+/** Kinds that spend credits: refused on a held account. */
+const SPENDING_KINDS: ReadonlySet<LedgerKind> = new Set<LedgerKind>(['purchase', 'auto_topup']);
 
 /** A user's balance does not cover a debit: nothing was written. */
 export class InsufficientBalance extends Error {
@@ -17,6 +23,18 @@ export class InsufficientBalance extends Error {
   ) {
     super(`balance ${balance} does not cover ${needed}`);
     this.name = 'InsufficientBalance';
+  }
+}
+
+/**
+ * The account is held (decision 0423: a reversal left it below zero, or a chargeback came): it may not
+ * spend. A kind of InsufficientBalance, so every path that refuses a debit refuses this one too.
+ */
+export class AccountHeld extends InsufficientBalance {
+  constructor(balance: number, needed: number) {
+    super(balance, needed);
+    this.message = `account held: ${needed} not spent`;
+    this.name = 'AccountHeld';
   }
 }
 
@@ -102,7 +120,11 @@ export async function post(
     const account = locked.get(line.account);
     if (!account) throw new Error(`ledger account ${line.account} does not exist`);
     const after = (balances.get(line.account) ?? account.balance) + line.amount;
-    if (account.kind === 'user' && after < 0) throw new InsufficientBalance(account.balance, -line.amount);
+    if (account.kind === 'user' && line.amount < 0) {
+      if (account.heldSince && SPENDING_KINDS.has(p.kind)) throw new AccountHeld(account.balance, -line.amount);
+      // Below zero only through a reversal (a trigger on ledger_entries holds the same rule).
+      if (after < 0 && !REVERSAL_KINDS.has(p.kind)) throw new InsufficientBalance(account.balance, -line.amount);
+    }
     balances.set(line.account, after);
   }
   const transactionId = await repo.insertTransaction(tx, {
@@ -157,6 +179,29 @@ export async function transfer(
 }
 
 export const transactionByKey = repo.transactionByKey;
+
+/** The hold of a user's ledger account, if any (read under the caller's lock when in a transaction). */
+export const holdOf = (db: Db | Tx, userId: number) => repo.holdOf(db, userId);
+
+/** Holds the account (under `lock`): no spending until an admin releases it. False when it was held already. */
+export async function hold(
+  tx: Tx,
+  lock: MoneyLock,
+  userId: number,
+  reason: repo.HoldReason,
+  at: Date,
+): Promise<boolean> {
+  const account = lock.users.get(userId);
+  if (account === undefined) throw new LockOrderViolation(`user ${userId}`);
+  return repo.setHold(tx, account, reason, at);
+}
+
+/** Releases a hold (under `lock`); refused by the database while the balance is below zero. */
+export async function release(tx: Tx, lock: MoneyLock, userId: number): Promise<boolean> {
+  const account = lock.users.get(userId);
+  if (account === undefined) throw new LockOrderViolation(`user ${userId}`);
+  return repo.clearHold(tx, account);
+}
 
 /**
  * Everything that must hold whatever happened (tests and the admin's health view): each balance equals

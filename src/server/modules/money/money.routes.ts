@@ -16,7 +16,13 @@ import {
   PaymentResultResponse,
   ProductsResponse,
   ReceiptQuery,
+  HeldAccountsResponse,
   RecordBankTransferBody,
+  RefundableLoadResponse,
+  RefundLoadBody,
+  RefundResultResponse,
+  ReleaseHoldBody,
+  ReleaseHoldResponse,
   RemoveCartItemBody,
   TransactionsBody,
   TransactionsCsvQuery,
@@ -189,6 +195,40 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       schema: { body: RecordBankTransferBody, response: { 200: LedgerChangeResponse, ...busy } },
     },
     async (req) => ({ data: await money.recordBankTransfer(ctx, requireUser(req), req.body) }),
+  );
+
+  // Refunds and held accounts (decision 0423).
+  app.get(
+    '/admin/loads/:paymentId',
+    {
+      onRequest: adminOnly,
+      schema: { params: PaymentIdParam, response: { 200: RefundableLoadResponse, ...errorAnswers(404) } },
+    },
+    async (req) => ({ data: await money.refundableLoad(ctx, req.params.paymentId) }),
+  );
+
+  app.post(
+    '/admin/refundLoad',
+    {
+      onRequest: adminOnly,
+      schema: { body: RefundLoadBody, response: { 200: RefundResultResponse, ...errorAnswers(404), ...busy } },
+    },
+    async (req) => ({ data: await money.refundLoad(ctx, requireUser(req), req.body) }),
+  );
+
+  app.get(
+    '/admin/heldAccounts',
+    { onRequest: adminOnly, schema: { response: { 200: HeldAccountsResponse } } },
+    async () => money.heldAccounts(ctx),
+  );
+
+  app.post(
+    '/admin/releaseHold',
+    {
+      onRequest: adminOnly,
+      schema: { body: ReleaseHoldBody, response: { 200: ReleaseHoldResponse, ...busy } },
+    },
+    async (req) => ({ data: await money.releaseHold(ctx, requireUser(req), req.body) }),
   );
 };
 

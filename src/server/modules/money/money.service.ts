@@ -11,16 +11,18 @@
 //   listProducts / updateProduct                             prices
 //   settleOpenPayments(ctx)                                  periodic: settle what a crash left open
 //   dailyFlows(ctx, from, days)                              credits loaded and spent per day (admin overview)
+//   refundableLoad / refundLoad / heldAccounts / releaseHold refunds, chargebacks, held accounts (0423)
 import type { PaymentData, ProductsResponse } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import { positionOf } from '../listings/listings.service';
 import { getCart } from './cart';
+import { holdView } from './reversals';
 import { balanceOf as ledgerBalance } from './ledger';
 import { listProducts, presentProduct } from './products';
 import { providers } from './providers';
 import type { PaymentProvider } from './providers/provider';
 
-export { InsufficientBalance, ledgerProblems } from './ledger';
+export { AccountHeld, InsufficientBalance, ledgerProblems } from './ledger';
 export { addToCart, getCart, removeCartItem } from './cart';
 export { getPayment, makePayment, purchase } from './checkout';
 export { handleWebhook, settleOpenPayments } from './settlement';
@@ -30,6 +32,15 @@ export { listTransactions, transactionsCsv } from './transactions';
 export { receiptOf } from './receipt';
 export { listProducts, updateProduct } from './products';
 export { dailyFlows } from './stats';
+export {
+  bookReversal,
+  heldAccounts,
+  refundableLoad,
+  refundLoad,
+  releaseHold,
+  sendHoldMail,
+  HOLD_MAIL_JOB,
+} from './reversals';
 
 export const balanceOf = (ctx: AppContext, userId: number) => ledgerBalance(ctx.db, userId);
 
@@ -46,10 +57,11 @@ const providerInfo = (p: PaymentProvider | null) =>
   p ? { name: p.name, sandbox: p.sandbox, test_mode: p.sandbox || !!p.testMode } : null;
 
 export async function getPaymentData(ctx: AppContext, userId: number): Promise<PaymentData> {
-  const [products, cart, position] = await Promise.all([
+  const [products, cart, position, hold] = await Promise.all([
     listProducts(ctx),
     getCart(ctx, userId),
     positionOf(ctx.db, userId, ctx.now()),
+    holdView(ctx, userId),
   ]);
   const { card, crypto } = providers(ctx);
   return {
@@ -72,5 +84,6 @@ export async function getPaymentData(ctx: AppContext, userId: number): Promise<P
       bank: true,
     },
     cart,
+    hold,
   };
 }

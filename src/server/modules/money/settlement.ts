@@ -9,12 +9,13 @@ import { msg } from '#shared/api/messages.ts';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
-import { atomically } from './atomic';
+import { atomically, providerUnavailable } from './atomic';
 import { faultPoint, pausePoint } from './fault';
 import { InsufficientBalance, lockMoney, transfer, type MoneyLock } from './ledger';
 import * as repo from './money.repo';
 import type { PaymentRow } from './money.repo';
 import { CartChanged, payOrder } from './orders';
+import { bookReversal } from './reversals';
 import { providers } from './providers';
 import {
   providerKey,
@@ -23,8 +24,6 @@ import {
   type ProviderState,
   type WebhookSource,
 } from './providers/provider';
-
-export const providerUnavailable = () => new AppError(503, 'provider_unavailable', msg('money.providerUnavailable'));
 
 /** Reads the provider's state of an open payment and applies it. */
 export async function refresh(
@@ -215,6 +214,21 @@ export async function handleWebhook(
   if (!provider || !payment || (event.ref && payment.providerRef && payment.providerRef !== event.ref)) {
     await record('ignored');
     return { received: true as const, outcome: 'ignored' };
+  }
+  if (event.reversal) {
+    // A refund or chargeback (decision 0423): booked once by its own id, never beyond the load.
+    const { outcome } = await bookReversal(
+      ctx,
+      {
+        paymentId: payment.id,
+        kind: event.reversal.kind,
+        amount: event.reversal.amount,
+        key: `${event.reversal.kind}:${provider.name}:${event.reversal.id}`,
+        memo: event.type,
+      },
+      { provider: provider.name, id: event.id, type: event.type },
+    );
+    return { received: true as const, outcome };
   }
   let state: ProviderState | null = event.state ?? null;
   try {

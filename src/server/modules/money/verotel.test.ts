@@ -3,13 +3,15 @@
 // our screen, and only the signed postback credits. A sale credits once however often its postback
 // comes, a decline or an abandoned page credits nothing, a late postback still credits, a postback with a
 // bad signature, for another shop or from an address Verotel does not send from is refused and writes
-// nothing. Each with its ledger effect asserted.
+// nothing. Refunds and chargebacks (event=credit|chargeback) are booked once (decision 0423). Each with
+// its ledger effect asserted.
 import crypto from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cartItems, orders, paymentEvents, payments } from '../../db/schema';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { moneyProblems } from '../../test/money';
 import { startVerotelStandIn, type VerotelStandIn } from '../../test/verotel-stand-in';
 import * as money from './money.service';
 import { flexpaySignature, PAGE_HOURS } from './providers/verotel';
@@ -38,7 +40,7 @@ afterAll(async () => {
   await verotel.close();
 });
 afterEach(async () => {
-  expect(await money.ledgerProblems(t.ctx.db)).toEqual([]);
+  expect(await moneyProblems(t.ctx.db)).toEqual([]);
 });
 
 async function advertiser() {
@@ -255,22 +257,58 @@ describe('Verotel FlexPay adapter against a local stand-in', () => {
     expect(await state(a, paymentId)).toMatchObject({ balance: 0, payment: 'requires_action' });
   });
 
-  it('a refund or chargeback postback is recorded and changes no balance yet', async () => {
+  it('a refund (credit) and a chargeback postback are each booked once, never beyond the sale; a chargeback holds', async () => {
     const a = await advertiser();
     const { paymentId, sale } = await checkout(a, { purpose: 'load' });
     await postback(verotel.approve(sale.saleID).postback);
     const credited = await state(a, paymentId);
-    const credit = verotel.sign({
-      event: 'credit',
-      shopID: verotel.shopId,
-      saleID: sale.saleID,
-      transactionID: '1',
-      priceAmount: '10.00',
-      priceCurrency: 'EUR',
-      type: 'purchase',
-    });
+    const signed = (event: string, transactionID: string, priceAmount: string) =>
+      verotel.sign({
+        event,
+        shopID: verotel.shopId,
+        saleID: sale.saleID,
+        transactionID,
+        priceAmount,
+        priceCurrency: 'EUR',
+        type: 'purchase',
+      });
+    // Refunded in Verotel's Control Center: its credit postback books it, once.
+    const credit = signed('credit', '9001', '3.00');
     expect((await postback(credit)).body).toBe('OK');
-    expect(await state(a, paymentId)).toMatchObject({ balance: credited.balance, events: credited.events + 1 });
+    expect((await postback(credit)).body).toBe('OK');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(credited.balance - 300);
+    expect((await state(a, paymentId)).events).toBe(credited.events + 1);
+
+    // Our admin cannot record a Verotel refund by hand (it would be booked twice): the screen says where.
+    const admin = await createAdvertiser(t.ctx, { role: 'admin' });
+    const adminSession = await createSession(t.ctx, admin.account.id);
+    const load = await t.app.inject({ method: 'GET', url: `/api/admin/loads/${paymentId}`, ...adminSession });
+    expect(load.json().data).toMatchObject({ via: 'at_provider', reversed: 300 });
+    const byHand = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/refundLoad',
+      ...adminSession,
+      payload: { payment_id: paymentId, amount: 100, reason: 'by hand', idempotency_key: crypto.randomUUID() },
+    });
+    expect(byHand.statusCode).toBe(422);
+
+    // More than is left: recorded, not booked. Then the chargeback of the rest: booked, and the account held.
+    const rest = credited.balance - 300;
+    expect((await postback(signed('chargeback', '9002', ((rest + 100) / 100).toFixed(2)))).body).toBe('OK');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(rest);
+    expect((await postback(signed('chargeback', '9003', (rest / 100).toFixed(2)))).body).toBe('OK');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(0);
+    const data = await t.app.inject({ method: 'GET', url: '/api/payment/getData', ...a.session });
+    expect(data.json().data.hold).toMatchObject({ reason: 'chargeback' });
+    const outcomes = await t.ctx.db
+      .select({ id: paymentEvents.eventId, outcome: paymentEvents.outcome })
+      .from(paymentEvents)
+      .where(eq(paymentEvents.paymentId, paymentId));
+    expect(Object.fromEntries(outcomes.map((o) => [o.id, o.outcome]))).toMatchObject({
+      'credit:9001': 'reversed',
+      'chargeback:9002': 'too_much',
+      'chargeback:9003': 'reversed',
+    });
   });
 
   it('shows the provider and its test mode; the card form is the provider page', async () => {

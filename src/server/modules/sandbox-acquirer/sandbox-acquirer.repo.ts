@@ -1,7 +1,7 @@
 // The sandbox provider's queries (decision 0953): its own tables (sandbox_*), read and written only here.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { sandboxCardTokens, sandboxCharges, sandboxInvoices } from '../../db/schema';
+import { sandboxCardTokens, sandboxCharges, sandboxInvoices, sandboxRefunds } from '../../db/schema';
 
 type Conn = Db | Tx;
 export type TokenRow = typeof sandboxCardTokens.$inferSelect;
@@ -72,4 +72,32 @@ export async function invoiceById(db: Conn, id: string): Promise<InvoiceRow | un
 
 export async function settleInvoice(db: Conn, id: string): Promise<void> {
   await db.update(sandboxInvoices).set({ status: 'settled' }).where(eq(sandboxInvoices.id, id));
+}
+
+// ---------------------------------------------------------------- refunds
+
+export type RefundRow = typeof sandboxRefunds.$inferSelect;
+
+export async function refundByKey(db: Conn, key: string): Promise<RefundRow | undefined> {
+  const [row] = await db.select().from(sandboxRefunds).where(eq(sandboxRefunds.idempotencyKey, key));
+  return row;
+}
+
+/** Serialises the refunds of one charge or invoice until the transaction ends. */
+export async function lockRefundsOf(tx: Tx, paymentRef: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox-refund:${paymentRef}`}))`);
+}
+
+/** What was refunded of a charge or invoice so far. */
+export async function refundedOf(db: Conn, paymentRef: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${sandboxRefunds.amount}), 0)::text` })
+    .from(sandboxRefunds)
+    .where(eq(sandboxRefunds.paymentRef, paymentRef));
+  return Number(row?.total ?? 0);
+}
+
+/** A refund; a second one with the same key is not made. */
+export async function insertRefund(db: Conn, values: typeof sandboxRefunds.$inferInsert): Promise<void> {
+  await db.insert(sandboxRefunds).values(values).onConflictDoNothing();
 }

@@ -21,7 +21,8 @@ const MINOR_PER_BTC = 5_000_000;
 
 export class SandboxError extends Error {
   constructor(
-    readonly code: 'invalid_number' | 'invalid_expiry' | 'invalid_cvc' | 'no_such_token' | 'no_such_object',
+    readonly code:
+      'invalid_number' | 'invalid_expiry' | 'invalid_cvc' | 'no_such_token' | 'no_such_object' | 'amount_too_large',
     readonly field: string,
   ) {
     super(code);
@@ -358,6 +359,64 @@ export async function simulateInvoicePayment(ctx: AppContext, id: string) {
     type: 'invoice.settled',
     created: Math.floor(ctx.now().getTime() / 1000),
     data: { invoice_id: invoice.id, order_id: invoice.orderId, amount: invoice.amount, currency: invoice.currency },
+  });
+  return { body, signature: signWebhook(ctx, body) };
+}
+
+// ---------------------------------------------------------------- refunds and chargebacks
+
+/**
+ * The refund API (docs/decisions/0423): refunds `amount` of a succeeded charge or a settled invoice, once
+ * per merchant key (the same key answers the first refund), never more than it took in all. Serialised
+ * per charge by a transaction-scoped advisory lock, so two keys cannot both take the last of it.
+ */
+export async function refund(ctx: AppContext, input: { paymentRef: string; amount: number; key: string }) {
+  return ctx.db.transaction(async (tx) => {
+    await repo.lockRefundsOf(tx, input.paymentRef);
+    const prior = await repo.refundByKey(tx, input.key);
+    if (prior) return prior;
+    const charge = input.paymentRef.startsWith('ch_') ? await repo.chargeById(tx, input.paymentRef) : undefined;
+    const invoice = charge ? undefined : await repo.invoiceById(tx, input.paymentRef);
+    const taken =
+      charge?.status === 'succeeded' ? charge.amount : invoice?.status === 'settled' ? invoice.amount : null;
+    if (taken === null) throw new SandboxError('no_such_object', 'payment_ref');
+    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new SandboxError('amount_too_large', 'amount');
+    if ((await repo.refundedOf(tx, input.paymentRef)) + input.amount > taken)
+      throw new SandboxError('amount_too_large', 'amount');
+    await repo.insertRefund(tx, {
+      id: newId('re'),
+      idempotencyKey: input.key,
+      paymentRef: input.paymentRef,
+      amount: input.amount,
+      createdAt: ctx.now(),
+    });
+    return (await repo.refundByKey(tx, input.key))!;
+  });
+}
+
+/**
+ * A chargeback of a succeeded charge, as the card schemes send them weeks later (a sandbox control: the
+ * tests and the demo call it). Returns the signed notification the acquirer then delivers; its id is the
+ * dispute's, so a redelivery is the same notification.
+ */
+export async function chargebackNotification(ctx: AppContext, chargeId: string, amount?: number) {
+  const charge = await chargeById(ctx, chargeId);
+  if (!charge || charge.status !== 'succeeded') throw new SandboxError('no_such_object', 'charge');
+  const disputed = amount ?? charge.amount;
+  if (!Number.isSafeInteger(disputed) || disputed <= 0 || disputed > charge.amount)
+    throw new SandboxError('amount_too_large', 'amount');
+  const id = newId('dp');
+  const body = JSON.stringify({
+    id: `dispute:${id}`,
+    type: 'charge.dispute.lost',
+    created: Math.floor(ctx.now().getTime() / 1000),
+    data: {
+      dispute_id: id,
+      charge_id: charge.id,
+      order_id: charge.idempotencyKey,
+      amount: disputed,
+      currency: charge.currency,
+    },
   });
   return { body, signature: signWebhook(ctx, body) };
 }

@@ -1,15 +1,32 @@
-// Products and prices, bank transfers recorded by reference, and balance adjustments with a reason:
-// the money module's admin calls (each through its ledger service, each in the audit log).
+// Products and prices, bank transfers recorded by reference, balance adjustments with a reason, refunds
+// of loads and the queue of held accounts (decision 0423): the money module's admin calls (each through
+// its ledger service, each in the audit log).
 import { useMemo, useState } from 'react';
 import { z } from 'zod';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { AdjustBalanceBody, RecordBankTransferBody, UpdateProductBody, type Product } from '#shared/schemas/money.ts';
+import {
+  AdjustBalanceBody,
+  RecordBankTransferBody,
+  RefundLoadBody,
+  ReleaseHoldBody,
+  UpdateProductBody,
+  type Product,
+} from '#shared/schemas/money.ts';
 import { CheckboxField, Form, SubmitButton, TextField, useSchemaForm } from '#client/components/form/index.ts';
 import { InlineSpinner } from '#client/components/spinner.tsx';
 import { useProducts } from '#client/features/money/index.ts';
 import { formatMinor, parseMajorInput, toMajorInput } from '#client/lib/money-format.ts';
-import { useAdjustBalance, useRecordBankTransfer, useUpdateProduct } from '../api';
+import { ApiError } from '#client/lib/api.ts';
+import {
+  useAdjustBalance,
+  useHeldAccounts,
+  useRecordBankTransfer,
+  useRefundableLoad,
+  useRefundLoad,
+  useReleaseHold,
+  useUpdateProduct,
+} from '../api';
 import { AdminFrame } from '../parts';
 
 /** "12,50" -> 1250; "-3" -> -300 (adjustments are signed); NaN when it is no amount (the schema says so). */
@@ -68,6 +85,8 @@ export function MoneyPage() {
               })}
             </dl>
           </section>
+          <HeldAccounts />
+          <RefundForm />
           <BankForm currency={data.currency} />
           <AdjustForm currency={data.currency} />
         </div>
@@ -195,5 +214,176 @@ function AdjustForm({ currency }: { currency: string }) {
         </p>
       )}
     </section>
+  );
+}
+
+/** "12,50" -> 1250; empty: undefined (the whole refundable rest). */
+const optionalAmountOf = (currency: string) => (v: unknown) =>
+  String(v ?? '').trim() === '' ? undefined : amountOf(currency)(v);
+
+function RefundForm() {
+  const { t, i18n } = useTranslation('admin');
+  const [asked, setAsked] = useState('');
+  const [paymentId, setPaymentId] = useState<number | null>(null);
+  const load = useRefundableLoad(paymentId);
+  const found = load.data ?? null;
+  const missing = load.error instanceof ApiError && (load.error.status === 404 || load.error.status === 422);
+  return (
+    <section className="admin-card" data-testid="admin-refund">
+      <h2 className="admin-card__title">{t('money.refund')}</h2>
+      <p className="muted small">{t('money.refundLead')}</p>
+      <form
+        className="admin-inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const id = Number(asked.replace(/^R-\d{4}-/i, '').trim());
+          setPaymentId(Number.isSafeInteger(id) && id > 0 ? id : null);
+        }}
+      >
+        <div className="field">
+          <label className="field__label" htmlFor="refund-payment-id">
+            {t('money.paymentId')}
+          </label>
+          <input
+            id="refund-payment-id"
+            className="field__input"
+            name="payment_id"
+            inputMode="numeric"
+            value={asked}
+            onChange={(e) => setAsked(e.target.value)}
+          />
+        </div>
+        <button type="submit" className="button">
+          {t('money.lookUp')}
+        </button>
+      </form>
+      {load.isFetching && <InlineSpinner label={t('loading')} />}
+      {missing && (
+        <p className="field__error" role="alert">
+          {t('money.loadNotFound')}
+        </p>
+      )}
+      {found && !load.isFetching && (
+        <RefundLoad key={`${found.payment_id}-${found.reversed}`} load={found} language={i18n.language} />
+      )}
+    </section>
+  );
+}
+
+function RefundLoad({
+  load,
+  language,
+}: {
+  load: NonNullable<ReturnType<typeof useRefundableLoad>['data']>;
+  language: string;
+}) {
+  const { t } = useTranslation('admin');
+  const refund = useRefundLoad();
+  const [done, setDone] = useState<string | null>(null);
+  const money = (v: number) => formatMinor(v, load.currency, language);
+  const schema = useMemo(
+    () => RefundLoadBody.extend({ amount: z.preprocess(optionalAmountOf(load.currency), RefundLoadBody.shape.amount) }),
+    [load.currency],
+  );
+  const blank = () => ({
+    payment_id: load.payment_id,
+    amount: '' as unknown as number,
+    reason: '',
+    idempotency_key: newKey(),
+  });
+  const form = useSchemaForm(schema, {
+    defaultValues: blank(),
+    labels: { amount: t('money.refundAmount', { currency: load.currency }), reason: t('money.reason') },
+  });
+  return (
+    <div data-testid="admin-refund-load">
+      <p>
+        {t('money.loadSummary', {
+          id: load.payment_id,
+          user: load.user_id,
+          amount: money(load.amount),
+          method: load.method,
+          provider: load.provider,
+          reversed: money(load.reversed),
+          refundable: money(load.refundable),
+        })}
+      </p>
+      <p className="muted small" data-testid="admin-refund-via">
+        {t(`money.via.${load.via}`)}
+      </p>
+      {load.via !== 'at_provider' && load.refundable > 0 && (
+        <Form
+          form={form}
+          className="admin-stack-form"
+          onSubmit={async (body) => {
+            const result = await refund.mutateAsync(body);
+            setDone(
+              t(result.duplicate ? 'money.duplicate' : result.held ? 'money.refundedHeld' : 'money.refunded', {
+                user: result.user_id,
+                balance: money(result.balance),
+              }),
+            );
+            form.reset(blank());
+          }}
+        >
+          <TextField form={form} name="amount" inputMode="decimal" />
+          <TextField form={form} name="reason" />
+          <SubmitButton form={form}>{t('money.refundDo')}</SubmitButton>
+        </Form>
+      )}
+      {done && (
+        <p className="admin__done" role="status">
+          {done}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function HeldAccounts() {
+  const { t, i18n } = useTranslation('admin');
+  const { data } = useHeldAccounts();
+  return (
+    <section className="admin-card" data-testid="admin-held">
+      <h2 className="admin-card__title">{t('money.held')}</h2>
+      <p className="muted small">{t('money.heldLead')}</p>
+      {!data ? (
+        <InlineSpinner label={t('loading')} />
+      ) : data.data.length === 0 ? (
+        <p className="muted">{t('money.noHeld')}</p>
+      ) : (
+        <ul className="admin-list">
+          {data.data.map((h) => (
+            <li key={h.user_id} data-testid={`held-${h.user_id}`}>
+              <p>
+                {t('money.heldRow', {
+                  user: h.user_id,
+                  name: h.username,
+                  balance: formatMinor(h.balance, data.currency, i18n.language),
+                  reason: t(`money.holdReason.${h.reason}`),
+                  since: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(h.since)),
+                })}
+              </p>
+              <ReleaseForm userId={h.user_id} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ReleaseForm({ userId }: { userId: number }) {
+  const { t } = useTranslation('admin');
+  const release = useReleaseHold();
+  const form = useSchemaForm(ReleaseHoldBody, {
+    defaultValues: { user_id: userId, reason: '' },
+    labels: { reason: t('money.releaseReason') },
+  });
+  return (
+    <Form form={form} className="admin-inline-form" onSubmit={(body) => release.mutateAsync(body)}>
+      <TextField form={form} name="reason" />
+      <SubmitButton form={form}>{t('money.release')}</SubmitButton>
+    </Form>
   );
 }

@@ -17,7 +17,7 @@ import {
   useRemoveCartItem,
   type PaymentResult,
 } from '../api';
-import { CartSummary, Money, PositionLine, QueryState, useFormatMoney } from './money-parts';
+import { CartSummary, HoldNote, Money, PositionLine, QueryState, useFormatMoney } from './money-parts';
 import { PaymentOutcome, PaymentResultPanel } from './payment-outcome';
 
 export function CartPage() {
@@ -92,6 +92,7 @@ function CartBody() {
 
   return (
     <>
+      <HoldNote hold={data.hold} />
       {paid && <PaymentResultPanel result={paid} />}
       <div className="money-card">
         <h2 className="money-card__title">{t('cart.items')}</h2>

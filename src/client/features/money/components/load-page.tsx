@@ -9,7 +9,7 @@ import { useCurrentUser } from '#client/lib/app-data.ts';
 import { isOpen, usePayment, usePaymentData } from '../api';
 import { BankTransfer } from './bank-transfer';
 import { LoadMethods } from './load-methods';
-import { Money, QueryState } from './money-parts';
+import { HoldNote, Money, QueryState } from './money-parts';
 import { PaymentOutcome } from './payment-outcome';
 
 export function LoadPage() {
@@ -51,6 +51,7 @@ function OwnLoad({ userId, initial }: { userId: number; initial: LoadMethod }) {
   const cart = data.data.cart;
   return (
     <>
+      <HoldNote hold={data.data.hold} />
       <div className="money-card money-balance">
         <p>
           {t('summary.balance')}:{' '}

@@ -6,6 +6,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { ApiError } from '#client/lib/api.ts';
 import { openLoginModal } from '#client/lib/dialogs.ts';
 import type { Cart } from '../api';
+import type { PaymentData } from '#shared/schemas/money.ts';
 import '../money.css';
 import { formatMinor } from '#client/lib/money-format.ts';
 
@@ -59,6 +60,17 @@ export function PositionLine({ position }: { position: number | null }) {
         </>
       )}
     </p>
+  );
+}
+
+/** Her account is held (decision 0423): why, and that loading credits still works. */
+export function HoldNote({ hold }: { hold: PaymentData['hold'] }) {
+  const { t } = useTranslation('money');
+  if (!hold) return null;
+  return (
+    <div className="money-note money-note--alert" role="alert" data-testid="hold-note">
+      <strong>{t('hold.title')}</strong> {t(`hold.${hold.reason}`)}
+    </div>
   );
 }
 

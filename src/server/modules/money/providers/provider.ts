@@ -49,6 +49,24 @@ export interface WebhookEvent {
    * the record (Verotel FlexPay's postback, decision 0420): applied as it is, without reading back.
    */
   state?: ProviderState;
+  /**
+   * A refund or chargeback of a settled payment, as the provider's signed notification states it
+   * (decision 0423): booked once by `id` (the provider's id of the refund or chargeback).
+   */
+  reversal?: { kind: 'refund' | 'chargeback'; id: string; amount: number };
+}
+
+/** What a provider's refund API answered: its id of the refund (the same for a repeated key). */
+export interface RefundResult {
+  id: string;
+}
+
+/** The provider refused a refund (more than the payment took, a payment it does not know). */
+export class RefundRefused extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'RefundRefused';
+  }
 }
 
 /** Where a notification came from (a provider may publish the addresses it sends from). */
@@ -94,6 +112,16 @@ export interface PaymentProvider {
     providerRef: string | null;
     createdAt?: Date;
   }): Promise<ProviderState | null>;
+  /**
+   * Refunds `amount` of a settled payment through the provider's API, idempotent by `key`; throws
+   * RefundRefused or ProviderUnavailable. Absent: the provider has no refund API for us.
+   */
+  refund?(input: { providerRef: string; amount: number; currency: string; key: string }): Promise<RefundResult>;
+  /**
+   * Refunds are made in the provider's own back office and reach us only as its notification (Verotel
+   * FlexPay's `event=credit`): an admin does not record them by hand (they would be booked twice).
+   */
+  readonly refundsByNotification?: boolean;
   /**
    * Checks the signature over the raw body (for a notification sent as a GET, its query string) and its
    * source, and reads the event; throws WebhookRejected.

@@ -6,6 +6,7 @@ import type { AppContext } from '../../../context';
 import * as sandbox from '../../sandbox-acquirer/sandbox-acquirer.service';
 import {
   paymentIdOfKey,
+  RefundRefused,
   WebhookRejected,
   type PaymentProvider,
   type ProviderState,
@@ -82,8 +83,20 @@ export function sandboxCard(ctx: AppContext): PaymentProvider {
       if (age > SANDBOX_PAGE_MINUTES * 60_000) return { status: 'expired', ref, failure: 'abandoned' };
       return { status: 'requires_action', ref };
     },
+    refund: (input) => sandboxRefund(ctx, input),
     parseWebhook: (rawBody, headers) => parseSandboxWebhook(ctx, rawBody, headers),
   };
+}
+
+/** Its refund API (decision 0423): the charge's or invoice's id, idempotent by our key. */
+async function sandboxRefund(ctx: AppContext, input: { providerRef: string; amount: number; key: string }) {
+  try {
+    const refund = await sandbox.refund(ctx, { paymentRef: input.providerRef, amount: input.amount, key: input.key });
+    return { id: refund.id };
+  } catch (err) {
+    if (err instanceof sandbox.SandboxError) throw new RefundRefused(err.code);
+    throw err;
+  }
 }
 
 const pageRef = (key: string) => `page_${key}`;
@@ -111,6 +124,25 @@ function parseSandboxWebhook(
   }
   if (typeof event.id !== 'string' || typeof event.type !== 'string') throw new WebhookRejected(400, 'no event id');
   const data = event.data ?? {};
+  // A chargeback (decision 0423): booked once by the dispute's id, against the charge it names.
+  if (event.type === 'charge.dispute.lost') {
+    const { dispute_id: id, charge_id: ref, amount } = data;
+    if (
+      typeof id !== 'string' ||
+      typeof ref !== 'string' ||
+      typeof amount !== 'number' ||
+      !Number.isSafeInteger(amount)
+    )
+      throw new WebhookRejected(400, 'not a dispute');
+    return {
+      id: event.id,
+      type: event.type,
+      method: 'card',
+      ref,
+      paymentId: paymentIdOfKey(data.order_id),
+      reversal: { kind: 'chargeback', id, amount },
+    };
+  }
   if (event.type.startsWith('charge.')) {
     const { charge_id: ref, amount, status, failure_code: failure, last4 } = data;
     if (typeof ref !== 'string' || typeof amount !== 'number' || (status !== 'succeeded' && status !== 'failed'))
@@ -175,6 +207,7 @@ export function sandboxCrypto(ctx: AppContext): PaymentProvider {
       const invoice = await sandbox.invoiceByOrder(ctx, payment.idempotencyKey);
       return invoice ? invoiceState(invoice) : null;
     },
+    refund: (input) => sandboxRefund(ctx, input),
     parseWebhook: (rawBody, headers) => parseSandboxWebhook(ctx, rawBody, headers),
   };
 }

@@ -10,7 +10,8 @@
 //     {PUBLIC_URL}/api/payment/webhook/verotel) with GET ?shopID&saleID&referenceID&transactionID
 //     &priceAmount&priceCurrency&paymentMethod&type&...&signature, signed the same way over every
 //     parameter but `signature`; it expects the body "OK" (for cards, no OK means an automatic refund).
-//     Declines send no postback. Later events (credit, chargeback) carry `event=`.
+//     Declines send no postback. Later events (credit, chargeback) carry `event=`, the sale's saleID, their
+//     own transactionID and the amount credited or charged back as priceAmount/priceCurrency.
 // The postback is the record: it is signed with the shop's key, so it is applied as it is (no read-back:
 // the adapter calls no Verotel API). A page never paid is given up after PAGE_HOURS; a postback that
 // arrives later still credits (the money was taken).
@@ -80,6 +81,9 @@ export function verotel(ctx: AppContext): PaymentProvider {
     method: 'card',
     sandbox: false,
     testMode: env.VEROTEL_TEST_MODE === 'true',
+    // FlexPay has no refund call: refunds are made in Verotel's Control Center, and its credit postback
+    // books them (decision 0423).
+    refundsByNotification: true,
     // No tokenizer: the card is entered on Verotel's Order Page.
     async start(input) {
       const back = input.returnUrl;
@@ -123,7 +127,25 @@ export function verotel(ctx: AppContext): PaymentProvider {
       if (!saleId || !/^\d{1,20}$/.test(saleId)) throw new WebhookRejected(400, 'no saleID');
       const event = params.event ?? params.type ?? 'purchase';
       const id = `${event}:${params.transactionID ?? saleId}`;
-      // Refunds and chargebacks (`event=credit|chargeback`) are recorded and not booked yet (issue 26 item 3).
+      // A refund (`event=credit`, made in Verotel's Control Center) or a chargeback of the sale `saleID`,
+      // for priceAmount of it: booked once by its transactionID (decision 0423). Other events are recorded.
+      if (params.event === 'credit' || params.event === 'chargeback') {
+        if (!params.transactionID || !/^\d{1,20}$/.test(params.transactionID))
+          throw new WebhookRejected(400, 'no transactionID');
+        if (params.priceCurrency !== env.SITE_CURRENCY) throw new WebhookRejected(400, 'another currency');
+        if (!/^\d{1,9}(\.\d{1,2})?$/.test(params.priceAmount ?? '')) throw new WebhookRejected(400, 'no priceAmount');
+        return {
+          id,
+          type: event,
+          ref: saleId,
+          paymentId: null,
+          reversal: {
+            kind: params.event === 'credit' ? 'refund' : 'chargeback',
+            id: params.transactionID,
+            amount: fromDecimal(params.priceAmount!, params.priceCurrency),
+          },
+        };
+      }
       if (params.event) return { id, type: event, ref: null, paymentId: null };
       const paymentId = paymentIdOfKey(params.referenceID);
       if (params.type !== 'purchase' || paymentId === null) throw new WebhookRejected(400, 'not a purchase of ours');

@@ -1,0 +1,394 @@
+// Refunds, chargebacks and held accounts (issue 26 item 3, decision 0423), on PGlite and PostgreSQL: a
+// sale, a refund through the provider's API, a partial refund, a refund recorded by hand, a chargeback
+// after the credits were spent; each its own ledger transaction, booked once, never beyond the load. A
+// reversal that takes the balance below zero, and any chargeback, holds the account: it cannot spend (from
+// its balance, by card, by auto-topup), she is told in her language, the admin's queue shows it, and it is
+// released only when the balance is back at zero or above. The money invariants hold after every test.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { count, eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, auditLog, jobs, ledgerTransactions, paymentEvents, payments, sandboxRefunds } from '../../db/schema';
+import { runDueJobs } from '../../lib/jobs';
+import { injectClient } from '../../test/api-client';
+import { createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/helpers';
+import { fundedAdvertiser, moneyProblems, sandboxToken } from '../../test/money';
+import * as sandbox from '../sandbox-acquirer/sandbox-acquirer.service';
+import * as money from './money.service';
+
+let t: TestApp;
+let admin: number;
+let adminSession: Session;
+const PRICE = 500;
+
+beforeAll(async () => {
+  t = await createTestApp({ PRICE_STANDARD_TOPUP: String(PRICE), MIN_TOPUP: '1000' });
+  await seedGeo(t.ctx);
+  admin = (await createAdvertiser(t.ctx, { role: 'admin' })).account.id;
+  adminSession = await createSession(t.ctx, admin);
+});
+afterAll(() => t.close());
+afterEach(async () => {
+  expect(await moneyProblems(t.ctx.db)).toEqual([]);
+});
+
+const key = () => crypto.randomUUID();
+const call = (session: Session | object, method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({ method, url, ...session, ...(payload ? { payload } : {}) });
+
+/** A listed advertiser with a card load of `amount` (sandbox 4242, credited at once) and its payment id. */
+async function cardLoad(amount: number) {
+  const a = await fundedAdvertiser(t.ctx, admin, 0);
+  const card_token = await sandboxToken(injectClient(t.app), '4242 4242 4242 4242');
+  const res = await call(a.session, 'POST', '/api/payment/makePayment', {
+    method: 'card',
+    purpose: 'load',
+    amount,
+    idempotency_key: key(),
+    card_token,
+  });
+  expect(res.json().data).toMatchObject({ status: 'loaded', payment: { status: 'succeeded' } });
+  return { ...a, paymentId: res.json().data.payment.id as number };
+}
+type Load = Awaited<ReturnType<typeof cardLoad>>;
+
+/** She buys one standard top-up from her balance. */
+async function buyTopup(a: { session: Session }) {
+  await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+  return call(a.session, 'POST', '/api/payment/makePayment', { method: 'balance', idempotency_key: key() });
+}
+
+const refund = (body: object) => call(adminSession, 'POST', '/api/admin/refundLoad', body);
+const ledgerRows = async () => (await t.ctx.db.select({ n: count() }).from(ledgerTransactions))[0].n;
+
+/** The sandbox acquirer's signed chargeback of `chargeId`, delivered to our webhook as it would be. */
+async function chargeback(chargeId: string, amount?: number, tamper = false) {
+  const n = await sandbox.chargebackNotification(t.ctx, chargeId, amount);
+  const deliver = () =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payment/webhook/sandbox',
+      headers: {
+        'content-type': 'application/json',
+        [sandbox.SANDBOX_SIGNATURE_HEADER]: tamper ? n.signature.replace(/.$/, '0') : n.signature,
+      },
+      payload: n.body,
+    });
+  return { first: await deliver(), deliver };
+}
+
+const chargeOf = async (paymentId: number) =>
+  (await t.ctx.db.select().from(payments).where(eq(payments.id, paymentId)))[0].providerRef!;
+
+describe('refunds by the admin', () => {
+  it('a sale, a partial refund through the provider, the same key again, too much, then the rest', async () => {
+    const a = await cardLoad(2000);
+    const look = await call(adminSession, 'GET', `/api/admin/loads/${a.paymentId}`);
+    expect(look.json().data).toMatchObject({
+      payment_id: a.paymentId,
+      user_id: a.id,
+      method: 'card',
+      provider: 'sandbox',
+      amount: 2000,
+      reversed: 0,
+      refundable: 2000,
+      via: 'provider',
+    });
+
+    const body = { payment_id: a.paymentId, amount: 500, reason: 'asked by the advertiser', idempotency_key: key() };
+    const first = await refund(body);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toMatchObject({
+      balance: 1500,
+      refunded: 500,
+      refundable: 1500,
+      held: false,
+      duplicate: false,
+    });
+    // Through the sandbox's refund API, once.
+    const ref = await chargeOf(a.paymentId);
+    const refunds = await t.ctx.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentRef, ref));
+    expect(refunds.map((r) => r.amount)).toEqual([500]);
+
+    // A double click: the same answer, nothing more at the provider or in the ledger.
+    const before = await ledgerRows();
+    expect((await refund(body)).json().data).toMatchObject({ balance: 1500, refunded: 500, duplicate: true });
+    expect(await ledgerRows()).toBe(before);
+    expect(await t.ctx.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentRef, ref))).toHaveLength(1);
+
+    // More than is left: 422, nothing changes.
+    const tooMuch = await refund({ ...body, amount: 1501, idempotency_key: key() });
+    expect(tooMuch.statusCode).toBe(422);
+    expect(tooMuch.json().errors.amount).toBeTruthy();
+    expect(await ledgerRows()).toBe(before);
+
+    // The rest (no amount: all that is left).
+    const rest = await refund({ payment_id: a.paymentId, reason: 'closing the account', idempotency_key: key() });
+    expect(rest.json().data).toMatchObject({ balance: 0, refunded: 2000, refundable: 0, held: false });
+    expect((await refund({ ...body, amount: 1, idempotency_key: key() })).statusCode).toBe(422);
+
+    // Her statement shows the load and two refunds; the audit log has both.
+    const statement = await call(a.session, 'POST', '/api/payment/getTransactions?page=1', { user_id: a.id });
+    expect(statement.json().data.map((r: { kind: string; amount: number }) => [r.kind, r.amount])).toEqual([
+      ['refund', -1500],
+      ['refund', -500],
+      ['load', 2000],
+    ]);
+    const audits = await t.ctx.db.select().from(auditLog).where(eq(auditLog.action, 'money.refund'));
+    expect(audits.filter((r) => r.targetUserId === a.id)).toHaveLength(2);
+  });
+
+  it('a crypto load is refunded through the provider, a bank transfer by hand', async () => {
+    const a = await fundedAdvertiser(t.ctx, admin, 0);
+    const res = await call(a.session, 'POST', '/api/payment/makePayment', {
+      method: 'crypto',
+      purpose: 'load',
+      amount: 1200,
+      idempotency_key: key(),
+    });
+    const paymentId = res.json().data.payment.id as number;
+    await t.app.inject({ method: 'POST', url: res.json().data.payment.invoice.simulate_url });
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(1200);
+    expect((await call(adminSession, 'GET', `/api/admin/loads/${paymentId}`)).json().data.via).toBe('provider');
+    const crypto1 = await refund({ payment_id: paymentId, amount: 200, reason: 'overpaid', idempotency_key: key() });
+    expect(crypto1.json().data).toMatchObject({ balance: 1000, refunded: 200 });
+
+    const bank = await call(a.session, 'GET', `/api/payment/getBankDetails/${a.id}`);
+    const transfer = await call(adminSession, 'POST', '/api/admin/recordBankTransfer', {
+      reference: bank.json().data.reference,
+      amount: 3000,
+      bank_transaction_id: `bank-${key()}`,
+    });
+    expect(transfer.statusCode).toBe(200);
+    const [bankPayment] = await t.ctx.db.select().from(payments).where(eq(payments.method, 'bank'));
+    const bankLoad = (await t.ctx.db.select().from(payments).where(eq(payments.userId, a.id))).find(
+      (p) => p.method === 'bank',
+    )!;
+    expect(bankPayment).toBeTruthy();
+    expect((await call(adminSession, 'GET', `/api/admin/loads/${bankLoad.id}`)).json().data.via).toBe('hand');
+    const body = { payment_id: bankLoad.id, amount: 3000, reason: 'sent back by bank', idempotency_key: key() };
+    expect((await refund(body)).json().data).toMatchObject({ balance: 1000, refunded: 3000, duplicate: false });
+    expect((await refund(body)).json().data).toMatchObject({ balance: 1000, duplicate: true });
+  });
+
+  it('refuses what it should, and changes nothing: unknown or uncredited loads, a card number, a stranger', async () => {
+    const a = await cardLoad(1000);
+    expect((await call(adminSession, 'GET', '/api/admin/loads/999999')).statusCode).toBe(404);
+    expect(
+      (await refund({ payment_id: 999999, amount: 100, reason: 'nothing', idempotency_key: key() })).statusCode,
+    ).toBe(404);
+    const before = await ledgerRows();
+    const card = await refund({
+      payment_id: a.paymentId,
+      amount: 100,
+      reason: 'card 4242 4242 4242 4242 refunded',
+      idempotency_key: key(),
+    });
+    expect(card.statusCode).toBe(422);
+    const extra = await refund({
+      payment_id: a.paymentId,
+      amount: 100,
+      reason: 'ok reason',
+      idempotency_key: key(),
+      x: 1,
+    });
+    expect(extra.statusCode).toBe(422);
+    const stranger = await createSession(t.ctx, (await createAdvertiser(t.ctx)).account.id);
+    expect(
+      (
+        await call(stranger, 'POST', '/api/admin/refundLoad', {
+          payment_id: a.paymentId,
+          reason: 'mine',
+          idempotency_key: key(),
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await call(a.session, 'GET', '/api/admin/heldAccounts')).statusCode).toBe(403);
+    expect(await ledgerRows()).toBe(before);
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(1000);
+  });
+});
+
+describe('reversals after the credits were spent', () => {
+  /** A card load of 1000 of which she spent 500 on a top-up. */
+  async function spent(): Promise<Load> {
+    const a = await cardLoad(1000);
+    expect((await buyTopup(a)).json().data.status).toBe('paid');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(500);
+    return a;
+  }
+
+  it('a full refund takes the balance below zero and holds the account; she is told in her language', async () => {
+    const a = await spent();
+    await t.ctx.db.update(accounts).set({ language: 'de' }).where(eq(accounts.id, a.id));
+    const res = await refund({ payment_id: a.paymentId, reason: 'fraud report', idempotency_key: key() });
+    expect(res.json().data).toMatchObject({ balance: -500, refunded: 1000, held: true });
+
+    // The admin's queue shows her.
+    const queue = await call(adminSession, 'GET', '/api/admin/heldAccounts');
+    expect(queue.json().data).toContainEqual(
+      expect.objectContaining({ user_id: a.id, balance: -500, reason: 'negative_balance' }),
+    );
+    // Her screens know (getData), and her notice reads in the language of her screen.
+    expect((await call(a.session, 'GET', '/api/payment/getData')).json().data.hold).toMatchObject({
+      reason: 'negative_balance',
+    });
+    const notices = await t.app.inject({
+      method: 'GET',
+      url: '/api/notices',
+      ...a.session,
+      headers: { ...a.session.headers, 'x-language': 'de' },
+    });
+    expect(notices.json().data[0]).toMatchObject({ kind: 'money_held', title: 'Ihr Konto ist gesperrt' });
+    // The mail, in her account's language, queued in the reversal's transaction.
+    const queued = await t.ctx.db.select().from(jobs).where(eq(jobs.kind, money.HOLD_MAIL_JOB));
+    expect(queued.filter((j) => j.payload.userId === a.id)).toHaveLength(1);
+    await runDueJobs(t.ctx, { [money.HOLD_MAIL_JOB]: money.sendHoldMail });
+    const outbox = path.join(t.dataDir, 'outbox');
+    const [account] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, a.id));
+    const mails = fs
+      .readdirSync(outbox)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(fs.readFileSync(path.join(outbox, f), 'utf8')))
+      .filter((m) => m.to === account.email);
+    expect(mails.map((m) => m.subject)).toContain('Ihr Konto ist gesperrt');
+
+    // Held: nothing can be bought, not from the balance, not by card, not by the auto-topup.
+    const byBalance = await buyTopup(a);
+    expect(byBalance.statusCode).toBe(422);
+    const card_token = await sandboxToken(injectClient(t.app), '4242 4242 4242 4242');
+    const byCard = await call(a.session, 'POST', '/api/payment/makePayment', {
+      method: 'card',
+      idempotency_key: key(),
+      card_token,
+    });
+    expect(byCard.statusCode).toBe(422);
+    await expect(
+      money.purchase(t.ctx, {
+        userId: a.id,
+        productCode: 'standard_topup',
+        idempotencyKey: `auto_topup:test:${key()}`,
+        source: 'auto_topup',
+      }),
+    ).rejects.toBeInstanceOf(money.AccountHeld);
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(-500);
+
+    // Not released while below zero; she may load credits, and once the debt is paid the admin releases.
+    const release = (reason = 'debt paid') =>
+      call(adminSession, 'POST', '/api/admin/releaseHold', { user_id: a.id, reason });
+    expect((await release()).statusCode).toBe(422);
+    const load = await call(a.session, 'POST', '/api/payment/makePayment', {
+      method: 'card',
+      purpose: 'load',
+      amount: 1000,
+      idempotency_key: key(),
+      card_token,
+    });
+    expect(load.json().data.status).toBe('loaded');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(500);
+    expect((await release()).json().data).toEqual({ user_id: a.id, released: true });
+    expect((await release()).json().data).toEqual({ user_id: a.id, released: false });
+    expect((await call(a.session, 'GET', '/api/payment/getData')).json().data.hold).toBeNull();
+    expect((await buyTopup(a)).json().data.status).toBe('paid');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(0);
+  });
+
+  it('a chargeback after the credits were spent is booked once and holds the account; a bad signature writes nothing', async () => {
+    const a = await spent();
+    const charge = await chargeOf(a.paymentId);
+    const before = await ledgerRows();
+    const bad = await chargeback(charge, undefined, true);
+    expect(bad.first.statusCode).toBe(401);
+    expect(await ledgerRows()).toBe(before);
+
+    const cb = await chargeback(charge);
+    expect(cb.first.json()).toEqual({ received: true, outcome: 'reversed' });
+    expect((await cb.deliver()).json()).toEqual({ received: true, outcome: 'duplicate' });
+    expect(await ledgerRows()).toBe(before + 1);
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(-500);
+    const [booked] = await t.ctx.db
+      .select()
+      .from(ledgerTransactions)
+      .where(sql`${ledgerTransactions.paymentId} = ${a.paymentId} and ${ledgerTransactions.kind} = 'chargeback'`);
+    expect(booked).toMatchObject({ userId: a.id, kind: 'chargeback' });
+    const queue = (await call(adminSession, 'GET', '/api/admin/heldAccounts')).json().data;
+    expect(queue).toContainEqual(expect.objectContaining({ user_id: a.id, reason: 'chargeback', balance: -500 }));
+    expect((await buyTopup(a)).statusCode).toBe(422);
+    // Nothing left to refund of that load.
+    expect((await call(adminSession, 'GET', `/api/admin/loads/${a.paymentId}`)).json().data.refundable).toBe(0);
+  });
+
+  it('a chargeback holds even a positive balance; one beyond what is left of the load is recorded, not booked', async () => {
+    const a = await cardLoad(2000);
+    await refund({ payment_id: a.paymentId, amount: 1500, reason: 'partial', idempotency_key: key() });
+    const charge = await chargeOf(a.paymentId);
+    const tooMuch = await chargeback(charge, 600);
+    expect(tooMuch.first.json()).toEqual({ received: true, outcome: 'too_much' });
+    const [event] = await t.ctx.db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, a.paymentId));
+    expect(event.outcome).toBe('too_much');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(500);
+
+    const fits = await chargeback(charge, 200);
+    expect(fits.first.json().outcome).toBe('reversed');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(300);
+    expect((await call(a.session, 'GET', '/api/payment/getData')).json().data.hold).toMatchObject({
+      reason: 'chargeback',
+    });
+    expect((await buyTopup(a)).statusCode).toBe(422);
+    // Not below zero: the admin may release it at once.
+    const released = await call(adminSession, 'POST', '/api/admin/releaseHold', { user_id: a.id, reason: 'cleared' });
+    expect(released.json().data.released).toBe(true);
+    await money.adjustBalance(t.ctx, {
+      actor: { id: admin },
+      userId: a.id,
+      amount: 200,
+      reason: 'goodwill',
+      idempotencyKey: key(),
+    });
+    expect((await buyTopup(a)).json().data.status).toBe('paid');
+  });
+
+  it('two admins refunding the same load at once never take more than it credited', async () => {
+    const a = await cardLoad(1000);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        refund({ payment_id: a.paymentId, amount: 400, reason: 'race', idempotency_key: key() }),
+      ),
+    );
+    expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(2);
+    expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 422)).toBe(true);
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(200);
+  });
+});
+
+describe('the ledger itself', () => {
+  it('refuses an entry that takes a user below zero unless it is a reversal (the trigger, below the code)', async () => {
+    const a = await cardLoad(1000);
+    const [{ id: accountId }] = await t.ctx.db
+      .execute<{ id: number }>(sql`select id from ledger_accounts where kind = 'user' and user_id = ${a.id}`)
+      .then((r) => (r as unknown as { rows: Array<{ id: number }> }).rows);
+    const attempt = (kind: string) =>
+      t.ctx.db.transaction(async (tx) => {
+        const [txn] = (
+          (await tx.execute(sql`insert into ledger_transactions (kind, idempotency_key, user_id, created_at)
+            values (${kind}, ${`probe:${key()}`}, ${a.id}, now()) returning id`)) as unknown as {
+            rows: Array<{ id: number }>;
+          }
+        ).rows;
+        await tx.execute(sql`insert into ledger_entries (transaction_id, ledger_account_id, amount, balance_after, created_at)
+          values (${txn.id}, ${accountId}, -2000, -1000, now())`);
+        throw new Error('rolled back on purpose');
+      });
+    const refused = (await attempt('adjustment').catch((e: Error & { cause?: Error }) => e)) as Error & {
+      cause?: Error;
+    };
+    expect(String(refused.cause?.message ?? refused.message)).toMatch(/below zero only through a reversal/);
+    await expect(attempt('refund')).rejects.toThrow(/rolled back on purpose/);
+    // And the account row refuses a negative balance unless it is held.
+    await expect(
+      t.ctx.db.execute(sql`update ledger_accounts set balance = -1 where id = ${accountId}`),
+    ).rejects.toThrow();
+  });
+});
