@@ -49,6 +49,12 @@ export interface MixConfig {
   seed: number;
   /** Cities an additional location may be bought in (not the advertisers' home city). */
   cities: number[];
+  /**
+   * The card acquirer's signed chargeback of (part of) a load (decision 0423), as it would deliver it to
+   * /api/payment/webhook/sandbox; null when the load was not a sandbox card charge. Without it, no
+   * chargebacks are sent.
+   */
+  chargeback?: (paymentId: number, amount: number) => Promise<{ body: string; headers: Record<string, string> } | null>;
 }
 
 export type CallKind =
@@ -64,7 +70,9 @@ export type CallKind =
   | 'webhook'
   | 'transactions'
   | 'adjust'
-  | 'bank';
+  | 'bank'
+  | 'refund'
+  | 'chargeback';
 
 export interface Call {
   client: number;
@@ -293,7 +301,41 @@ export async function runMix(config: MixConfig): Promise<MixRun> {
       const [r, a, b, c] = [rnd.next(), rnd.next(), rnd.next(), rnd.next()];
       const key = `mix${letters(8, rnd.next)}c${client}o${op}`;
       const target = pick(config.advertisers, a).id;
-      if (r < 0.7) {
+      if (r >= 0.75) {
+        // A reversal of one of the target's credited loads (decision 0423): a refund through the admin
+        // screen (the sandbox's refund API for cards, by hand for crypto and transfers) or a chargeback.
+        let loads: number[] = [];
+        for (let tries = 0; tries < 20 && !loads.length; tries++) {
+          const statement = await api('POST', '/api/payment/getTransactions', { session, body: { user_id: target } });
+          const rows = (parse(statement) as { data?: Array<{ receipt_id: number | null }> } | null)?.data ?? [];
+          loads = rows.map((row) => row.receipt_id).filter((id): id is number => id !== null);
+          if (!loads.length) await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        if (!loads.length) continue;
+        const paymentId = pick(loads, b);
+        const amount = 100 + Math.floor(c * 4) * 100;
+        const hook = c < 0.4 && config.chargeback ? await config.chargeback(paymentId, amount) : null;
+        if (hook)
+          await send(
+            client,
+            'chargeback',
+            target,
+            'POST',
+            '/api/payment/webhook/sandbox',
+            { raw: hook.body, headers: hook.headers },
+            `dispute ${key}`,
+          );
+        else
+          await send(
+            client,
+            'refund',
+            target,
+            'POST',
+            '/api/admin/refundLoad',
+            { session, body: { payment_id: paymentId, amount, reason: 'mixed load', idempotency_key: key } },
+            key,
+          );
+      } else if (r < 0.5) {
         // Credits and debits; a debit below zero is refused.
         const amount = b < 0.6 ? 100 + Math.floor(c * 20) * 100 : -(100 + Math.floor(c * 15) * 100);
         await send(
@@ -371,7 +413,19 @@ export function answersTheSame(first: Call, replay: { status: number; answer: un
         a.data.transaction_id === f?.data?.transaction_id
       );
     case 'webhook':
+    case 'chargeback':
       return replay.status === 200 && isDeepStrictEqual(replay.answer, { received: true, outcome: 'duplicate' });
+    case 'refund': {
+      const was = (first.answer as { data?: { payment_id?: number; user_id?: number } } | null)?.data;
+      const now = (replay.answer as { data?: { payment_id?: number; user_id?: number; duplicate?: boolean } } | null)
+        ?.data;
+      return (
+        replay.status === 200 &&
+        now?.duplicate === true &&
+        now.payment_id === was?.payment_id &&
+        now.user_id === was?.user_id
+      );
+    }
     default:
       return false;
   }

@@ -3,8 +3,9 @@
 // cart edits, balance payments (some double-clicked), card loads through the sandbox acquirer with their
 // settlement (declines and confirmation steps included), BTCPay invoices settled by signed webhooks
 // delivered twice at once, settlements racing a balance payment of the same cart, admin adjustments and
-// bank transfers, while the minute poll settles what is open. There are no refunds to send: nothing in
-// the API refunds yet. Route caps are raised through RATE_LIMIT_SCALE (50 clients share one address and
+// bank transfers, refunds through the admin screen and chargebacks from the acquirer (decision 0423;
+// an account they take below zero is held and refuses what it then tries to buy), while the minute poll
+// settles what is open. Route caps are raised through RATE_LIMIT_SCALE (50 clients share one address and
 // five accounts). Asserted on outcomes only: no answer 5xx; every invariant of the money tables holds;
 // every balance is what the answers add up to; a refused key wrote nothing; every key that made
 // something answers the same when sent again, and the replays change nothing; on PostgreSQL, no deadlock
@@ -21,6 +22,7 @@ import { BERLIN, createAdvertiser, createSession, MANCHESTER, seedGeo, type Sess
 import { backend, createTestApp, type TestApp } from '../../test/helpers';
 import { fundedAdvertiser, moneyProblems } from '../../test/money';
 import { madeSomething, mixEnv, replayMix, runMix, type Call, type MixRun } from '../../test/money-mix';
+import * as sandbox from '../sandbox-acquirer/sandbox-acquirer.service';
 import * as money from './money.service';
 
 const ADVERTISERS = 5;
@@ -104,6 +106,15 @@ describe(`50 clients of money at once (${backend})`, () => {
         opsPerClient: 6,
         seed: 21,
         cities: [MANCHESTER.id, BERLIN.id],
+        chargeback: async (paymentId, amount) => {
+          const [p] = await t.ctx.db.select().from(payments).where(eq(payments.id, paymentId));
+          if (p?.method !== 'card' || !p.providerRef?.startsWith('ch_')) return null;
+          const n = await sandbox.chargebackNotification(t.ctx, p.providerRef, Math.min(amount, p.amount));
+          return {
+            body: n.body,
+            headers: { 'content-type': 'application/json', [sandbox.SANDBOX_SIGNATURE_HEADER]: n.signature },
+          };
+        },
       });
     } finally {
       running = false;
@@ -133,6 +144,8 @@ describe(`50 clients of money at once (${backend})`, () => {
         count(run, 'addToCart', (c) => c.status === 200) + count(run, 'removeCartItem', (c) => c.status === 200),
       adjustments: count(run, 'adjust', (c) => c.status === 200),
       bankTransfers: count(run, 'bank', (c) => c.status === 200),
+      refunds: count(run, 'refund', (c) => c.status === 200),
+      chargebacks: count(run, 'chargeback', (c) => (c.answer as { outcome?: string })?.outcome === 'reversed'),
     };
     for (const [what, n] of Object.entries(outcomes)) expect(n, what).toBeGreaterThan(0);
 
@@ -160,8 +173,15 @@ describe(`50 clients of money at once (${backend})`, () => {
         t.ctx.db,
         sql`select sum(total)::bigint as n from orders where user_id = ${a.id} and status = 'paid'`,
       );
+      const [reversed] = await queryRows<{ n: string | null }>(
+        t.ctx.db,
+        sql`select -sum(e.amount)::bigint as n from ledger_transactions t
+          join ledger_entries e on e.transaction_id = t.id
+          join ledger_accounts l on l.id = e.ledger_account_id and l.kind = 'user'
+          where t.user_id = ${a.id} and t.kind in ('refund', 'chargeback')`,
+      );
       expect(await money.balanceOf(t.ctx, a.id), `advertiser ${a.id}`).toBe(
-        START_BALANCE + answered + Number(loaded.n ?? 0) - Number(spent.n ?? 0),
+        START_BALANCE + answered + Number(loaded.n ?? 0) - Number(spent.n ?? 0) - Number(reversed.n ?? 0),
       );
     }
 
