@@ -225,6 +225,8 @@ function RefundForm() {
   const { t, i18n } = useTranslation('admin');
   const [asked, setAsked] = useState('');
   const [paymentId, setPaymentId] = useState<number | null>(null);
+  // Kept here: the load refetched after a refund is drawn anew, the outcome stays.
+  const [done, setDone] = useState<string | null>(null);
   const load = useRefundableLoad(paymentId);
   const found = load.data ?? null;
   const missing = load.error instanceof ApiError && (load.error.status === 404 || load.error.status === 422);
@@ -238,6 +240,7 @@ function RefundForm() {
           e.preventDefault();
           const id = Number(asked.replace(/^R-\d{4}-/i, '').trim());
           setPaymentId(Number.isSafeInteger(id) && id > 0 ? id : null);
+          setDone(null);
         }}
       >
         <div className="field">
@@ -264,7 +267,17 @@ function RefundForm() {
         </p>
       )}
       {found && !load.isFetching && (
-        <RefundLoad key={`${found.payment_id}-${found.reversed}`} load={found} language={i18n.language} />
+        <RefundLoad
+          key={`${found.payment_id}-${found.reversed}`}
+          load={found}
+          language={i18n.language}
+          onDone={setDone}
+        />
+      )}
+      {done && (
+        <p className="admin__done" role="status" data-testid="admin-refund-done">
+          {done}
+        </p>
       )}
     </section>
   );
@@ -273,13 +286,14 @@ function RefundForm() {
 function RefundLoad({
   load,
   language,
+  onDone,
 }: {
   load: NonNullable<ReturnType<typeof useRefundableLoad>['data']>;
   language: string;
+  onDone: (text: string) => void;
 }) {
   const { t } = useTranslation('admin');
   const refund = useRefundLoad();
-  const [done, setDone] = useState<string | null>(null);
   const money = (v: number) => formatMinor(v, load.currency, language);
   const schema = useMemo(
     () => RefundLoadBody.extend({ amount: z.preprocess(optionalAmountOf(load.currency), RefundLoadBody.shape.amount) }),
@@ -317,7 +331,7 @@ function RefundLoad({
           className="admin-stack-form"
           onSubmit={async (body) => {
             const result = await refund.mutateAsync(body);
-            setDone(
+            onDone(
               t(result.duplicate ? 'money.duplicate' : result.held ? 'money.refundedHeld' : 'money.refunded', {
                 user: result.user_id,
                 balance: money(result.balance),
@@ -330,11 +344,6 @@ function RefundLoad({
           <TextField form={form} name="reason" />
           <SubmitButton form={form}>{t('money.refundDo')}</SubmitButton>
         </Form>
-      )}
-      {done && (
-        <p className="admin__done" role="status">
-          {done}
-        </p>
       )}
     </div>
   );
