@@ -9,6 +9,7 @@ import type { Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { accounts, cities, countries, directoryCounts, listings, media, profiles } from '../../db/schema';
+import { rankedAbove } from '#shared/ranking.ts';
 import { rankingOrder } from '../listings/listings.service';
 
 /** The directory's tables under the aliases its raw clauses (ranking order, nearby) use. */
@@ -606,35 +607,61 @@ export async function citiesWithListings(db: Db, category: Category) {
 
 export type CityWithListings = Awaited<ReturnType<typeof citiesWithListings>>[number];
 
+/** Where a walk of a city's rank index stopped: the last listing read, by its ranking keys. */
+export interface RankCursor {
+  /** Its `bumped_at` as the database's text (microseconds kept: a JS Date would round them off). */
+  bumped_at: string;
+  id: number;
+}
+
+/** One city's next stretch to read: at most `limit` of its listings after `after` (null: from its top). */
+export interface CityStretch {
+  cityId: number;
+  after: RankCursor | null;
+  limit: number;
+}
+
 /**
- * The first `perCity` listings of each city, in the cities' order and each city's directory order, as
- * ids only: one query, one short walk of the city rank index per city (issue 8: a deep nearby page
- * used to be one query per city). The page's rows are then read by `findListingsByIds`. Raw SQL: a
- * lateral join over `unnest ... with ordinality` (docs/decisions/0915).
+ * The next listings of each city in its directory order (the city rank index, `listings_city_rank`), at
+ * most `limit` per city after its cursor, public or not: `ok` says whether the nearby list shows it
+ * (listed profile of the category, unexpired at `now`, passing the filters). The work is bounded by the
+ * limits whatever the category or filters find (issue 21 item 6: a walk that stopped only at `perCity`
+ * matches read a whole city for a rare filter, in one query that held PGlite's one thread). Rows come in
+ * the stretches' order, each city's in its ranking order; a city that gave fewer than its limit is read to
+ * its end. Raw SQL: a lateral join over `unnest ... with ordinality` (docs/decisions/0915). "After the
+ * cursor" is the ranking rule's own `rankedAbove`; `bumped_at <= ` beside it (the rule's first key) lets
+ * the index start there instead of at the city's top.
  */
-export async function rankInCities(
+export async function readCityStretches(
   db: Db,
-  cityIds: number[],
+  stretches: CityStretch[],
   category: Category,
-  perCity: number,
   now: Date,
   filters?: ListFilters,
 ) {
-  if (!cityIds.length) return [];
-  const ids = sql.join(
-    cityIds.map((id) => sql`${id}::int`),
-    sql`, `,
-  );
-  return queryRows<{ listing_id: number; user_id: number; city_id: number }>(
+  if (!stretches.length) return [];
+  const list = (f: (s: CityStretch) => SQL) =>
+    sql.join(
+      stretches.map((s) => f(s)),
+      sql`, `,
+    );
+  const shown = and(publicListings(category, now), filterCondition(filters, now));
+  return queryRows<{ city_id: number; listing_id: number; user_id: number; bumped_at: string; ok: boolean }>(
     db,
     sql`
-    select x.listing_id, x.user_id, o.city_id from unnest(array[${ids}]) with ordinality as o(city_id, ord)
+    select o.city_id, x.id as listing_id, x.profile_id as user_id, x.b as bumped_at, x.ok
+    from unnest(
+      array[${list((s) => sql`${s.cityId}::int`)}],
+      array[${list((s) => sql`${s.after?.bumped_at ?? 'infinity'}::timestamptz`)}],
+      array[${list((s) => sql`${s.after?.id ?? 0}::int`)}],
+      array[${list((s) => sql`${s.limit}::int`)}]
+    ) with ordinality as o(city_id, bumped_at, id, lim, ord)
     cross join lateral (
-      select l.id as listing_id, l.id, l.profile_id as user_id, l.bumped_at
+      select l.id, l.profile_id, l.bumped_at, l.bumped_at::text as b, coalesce(${shown}, false) as ok
       from listings l join profiles p on p.user_id = l.profile_id
-      where l.city_id = o.city_id and ${and(publicListings(category, now), filterCondition(filters, now))}
+      where l.city_id = o.city_id and l.bumped_at <= o.bumped_at and ${sql.raw(rankedAbove('o', 'l'))}
       order by ${rankingOrder('l')}
-      limit ${perCity}
+      limit o.lim
     ) x
     order by o.ord, ${rankingOrder('x')}`,
   );

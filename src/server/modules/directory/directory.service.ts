@@ -26,6 +26,7 @@ import { TtlCache } from '../../lib/ttl-cache';
 import { countsToday, type Visitor } from '../../lib/visitor-count';
 import { directoryVersion } from './directory.version';
 import * as repo from './directory.repo';
+import { walkNearby } from './nearby-ranks';
 import { localizeProfile, presentItem, presentProfile } from './directory.presenter';
 import { nameLanguage, namesInCountry, namesOfCities, namesOfListings, namesOfProfileCities } from '../geo/city-names';
 import { msg } from '#shared/api/messages.ts';
@@ -307,42 +308,25 @@ export async function nearby(
   return cachesOf(ctx).nearbyGate.run(() => nearbyPage(ctx, { ...body, filters }, page, version, lang));
 }
 
-const NEARBY_CITIES_PER_QUERY = 40;
-
 async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number, v: string, lang: Language) {
   const offset = (page - 1) * PAGE_SIZE;
   const want = offset + PAGE_SIZE + 1; // one row more than the page tells whether another exists
   // Inside one city every listing is equally far, so the list is the cities nearest first, each in its
   // directory order. Measuring every listing's distance in SQL cost 340 ms on 50,000 profiles. A profile
-  // listed in several cities shows at the nearest. The page limit (NEARBY_MAX_PAGE) bounds `want`, and
-  // the nearest cities that hold `want` listings are read a few dozen at a time, so a page costs a few
-  // short queries at most (issue 8: walking city by city made a deep page one query per city, and with
-  // no page limit a page deep enough walked every city).
+  // listed in several cities shows at the nearest. The page limit (NEARBY_MAX_PAGE) bounds `want`; the
+  // walk reads the cities' rank index in short queries and keeps what it read under the version
+  // (nearby-ranks.ts, docs/decisions/0325).
   const cities = (
     await cachesOf(ctx).nearbyCities.get(`${v}|${body.category}`, () => repo.citiesWithListings(ctx.db, body.category))
   )
-    .map((c) => ({ ...c, km: distanceKm(body.lat, body.lng, c.lat, c.lng) }))
+    .map((c) => ({ city_id: c.city_id, listings: c.listings, km: distanceKm(body.lat, body.lng, c.lat, c.lng) }))
     .sort((a, b) => a.km - b.km);
-  const km = new Map(cities.map((c) => [c.city_id, c.km]));
-  const seen = new Set<number>();
-  const ranked: Array<{ listing_id: number; km: number }> = [];
-  // Rounds of at most NEARBY_CITIES_PER_QUERY cities, with a turn for other requests between them: on
-  // PGlite a query holds this thread, so a long one would hold every other request too. A profile met
-  // twice (home and tour) or a stale count takes in the next cities.
-  for (let next = 0; ranked.length < want && next < cities.length;) {
-    if (next > 0) await new Promise((resolve) => setImmediate(resolve));
-    const need = want - ranked.length;
-    const batch: number[] = [];
-    for (let room = need; room > 0 && next < cities.length && batch.length < NEARBY_CITIES_PER_QUERY; next++) {
-      batch.push(cities[next].city_id);
-      room -= cities[next].listings;
-    }
-    for (const r of await repo.rankInCities(ctx.db, batch, body.category, need, ctx.now(), body.filters)) {
-      if (seen.has(r.user_id)) continue;
-      seen.add(r.user_id);
-      ranked.push({ listing_id: r.listing_id, km: km.get(r.city_id) ?? 0 });
-    }
-  }
+  const ranked = await walkNearby(
+    ctx,
+    { version: v, category: body.category, filters: body.filters, now: ctx.now() },
+    cities,
+    want,
+  );
   // Only the page's own rows are read in full.
   const onPage = ranked.slice(offset, offset + PAGE_SIZE);
   const distance = new Map(onPage.map((r) => [r.listing_id, r.km]));
