@@ -31,13 +31,20 @@ interface CityRanks {
   users: number[];
   /** The last listing read (shown or not); null before the first read. */
   cursor: repo.RankCursor | null;
+  /** Listings read (shown or not). */
+  read: number;
   /** The city has been read to its end. */
   done: boolean;
   /** A read of more under way (another request's): wait for it rather than read the same rows twice. */
   busy: Promise<void> | null;
 }
 
-type Table = Map<number, CityRanks>;
+interface Table {
+  cities: Map<number, CityRanks>;
+  /** Listings read and shown in all: what part of a city the list shows, before the city is read. */
+  read: number;
+  shown: number;
+}
 const tables = new WeakMap<AppContext, Map<string, Table>>();
 
 function tableOf(ctx: AppContext, key: string): Table {
@@ -47,7 +54,7 @@ function tableOf(ctx: AppContext, key: string): Table {
   if (table) {
     all.delete(key); // most recently used last
   } else {
-    table = new Map();
+    table = { cities: new Map(), read: 0, shown: 0 };
     if (all.size >= TABLES) all.delete(all.keys().next().value as string);
   }
   all.set(key, table);
@@ -55,9 +62,18 @@ function tableOf(ctx: AppContext, key: string): Table {
 }
 
 function cityOf(table: Table, cityId: number): CityRanks {
-  let c = table.get(cityId);
-  if (!c) table.set(cityId, (c = { ids: [], users: [], cursor: null, done: false, busy: null }));
+  let c = table.cities.get(cityId);
+  if (!c) table.cities.set(cityId, (c = { ids: [], users: [], cursor: null, read: 0, done: false, busy: null }));
   return c;
+}
+
+/**
+ * The part of a city's listings the list shows (a filter or a category shows some only), from what was
+ * read of it, or of every city while little was: how many to read for the rows wanted.
+ */
+function shownPart(table: Table, city: CityRanks) {
+  const [read, shown] = city.read >= MIN_ROWS ? [city.read, city.ids.length] : [table.read, table.shown];
+  return (shown + 1) / (read + 1);
 }
 
 export interface NearCity {
@@ -134,14 +150,16 @@ async function readMore(
       continue;
     }
     if (city.busy) break; // another request reads it: this walk waits for it when it gets there
-    // The count is of the category's listings, not of what the filter or the rank index between them
-    // holds: the city the walk waits on is read at least a page's worth at a time.
+    // The count is of the category's listings, of which a filter shows some, and the rank index holds
+    // others between them: the rows wanted are scaled by the part shown so far. The city the walk waits on
+    // is read at least a page's worth at a time.
     const more = Math.max(0, cities[k].listings - city.ids.length);
-    const limit = Math.min(budget, Math.max(Math.min(more, left) + 1, k === from ? MIN_ROWS : 0));
+    const part = shownPart(table, city);
+    const limit = Math.min(budget, Math.max(Math.ceil(Math.min(more, left) / part) + 1, k === from ? MIN_ROWS : 0));
     stretches.push({ cityId: cities[k].city_id, after: city.cursor, limit });
     kept.push(city);
     budget -= limit;
-    left -= limit - 1;
+    left -= (limit - 1) * part;
   }
   let release!: () => void;
   const busy = new Promise<void>((resolve) => (release = resolve));
@@ -153,12 +171,15 @@ async function readMore(
     const rows = await repo.readCityStretches(ctx.db, stretches, scope.category, scope.now, scope.filters);
     const read = new Map<number, number>();
     for (const r of rows) {
-      const city = table.get(r.city_id)!;
+      const city = table.cities.get(r.city_id)!;
       read.set(r.city_id, (read.get(r.city_id) ?? 0) + 1);
       city.cursor = { bumped_at: r.bumped_at, id: r.listing_id };
+      city.read++;
+      table.read++;
       if (r.ok) {
         city.ids.push(r.listing_id);
         city.users.push(r.user_id);
+        table.shown++;
       }
     }
     stretches.forEach((s, n) => {
