@@ -46,6 +46,8 @@ const { values: args } = parseArgs({
     'only-mix': { type: 'boolean', default: false },
     /** Only the filtered lists (issue 27 item 1): uncached and cached, in a block of their own. */
     'only-filters': { type: 'boolean', default: false },
+    /** Only the deep nearby pages beside /api/health (issue 21 item 6), in a block of their own. */
+    'only-nearby': { type: 'boolean', default: false },
     /** PostgreSQL database name (default directory_bench_<profiles>). */
     'pg-db': { type: 'string' },
   },
@@ -53,6 +55,7 @@ const { values: args } = parseArgs({
 const MIX = !args['no-mix'];
 const ONLY_MIX = args['only-mix'];
 const ONLY_FILTERS = args['only-filters'];
+const ONLY_NEARBY = args['only-nearby'];
 const PROFILES = Number(args.profiles);
 const DURATION = Number(args.duration);
 /** Seconds each case is asked before anything is measured (per backend). */
@@ -74,6 +77,8 @@ const MIX_BEGIN = '<!-- directory-mix:begin -->';
 const MIX_END = '<!-- directory-mix:end -->';
 const FILTERS_BEGIN = '<!-- directory-filters:begin -->';
 const FILTERS_END = '<!-- directory-filters:end -->';
+const NEARBY_BEGIN = '<!-- directory-nearby:begin -->';
+const NEARBY_END = '<!-- directory-nearby:end -->';
 
 const seedNotes: string[] = [];
 const mixRows: MixRow[] = [];
@@ -231,7 +236,7 @@ for (const backend of backends) {
     });
   let server = await start();
   try {
-    if (MIX || ONLY_FILTERS) {
+    if (MIX || ONLY_FILTERS || ONLY_NEARBY) {
       mixRows.push(
         ...(await measureMix({
           backend,
@@ -239,6 +244,7 @@ for (const backend of backends) {
           pgUrl: backend === 'postgres' ? pgUrl() : undefined,
           duration: DURATION,
           onlyFilters: ONLY_FILTERS,
+          onlyNearby: ONLY_NEARBY,
           restart: async () => {
             await server.stop();
             server = await start();
@@ -247,7 +253,7 @@ for (const backend of backends) {
         })),
       );
     }
-    if (ONLY_MIX) continue;
+    if (ONLY_MIX || ONLY_NEARBY) continue;
     const base = `http://127.0.0.1:${port}`;
     const countries = (await (await fetch(`${base}/api/directory/countries`)).json()) as {
       data: Array<{ slug: string; code: string; count: number }>;
@@ -492,7 +498,23 @@ const filtersBlock = [
   ...health.map((h) => `- ${h}`),
   FILTERS_END,
 ].join('\n');
-if (ONLY_FILTERS) {
+// The deep nearby pages (`--only-nearby`) too.
+const nearbyBlock = [
+  NEARBY_BEGIN,
+  `${date}, ${machine}; ${PROFILES.toLocaleString('en')} profiles, ${DURATION} s per case ` +
+    `(\`npm run bench -- ${process.argv.slice(2).join(' ')}\`).`,
+  '',
+  'Deep nearby pages (10-20, each at a position never asked) from 20 clients, /api/health on one connection ' +
+    'meanwhile, first on an app just started (nothing read yet), then again; `load` is the 1-minute load ' +
+    'average when the row was measured.',
+  '',
+  mixTable(mixRows),
+  NEARBY_END,
+].join('\n');
+if (ONLY_NEARBY) {
+  console.log(`\n${nearbyBlock}`);
+  if (!args['keep-readme']) await writeReadmeBlock(NEARBY_BEGIN, NEARBY_END, nearbyBlock);
+} else if (ONLY_FILTERS) {
   console.log(`\n${filtersBlock}`);
   if (!args['keep-readme']) await writeReadmeBlock(FILTERS_BEGIN, FILTERS_END, filtersBlock);
 } else {

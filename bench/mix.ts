@@ -85,11 +85,80 @@ export interface MixOptions {
   samples?: number;
   /** Only the uncached filtered lists (issue 27 item 1: `npm run bench -- --only-filters`). */
   onlyFilters?: boolean;
+  /**
+   * Only the deep nearby pages beside /api/health (issue 21 item 6: `npm run bench -- --only-nearby`), on
+   * an app just started (nothing read yet) and then again.
+   */
+  onlyNearby?: boolean;
+}
+
+/**
+ * Deep nearby pages (10 to 20, each at a position never asked) from 20 clients for `duration` s, and
+ * /api/health on one connection meanwhile: its p99 is the figure (issue 21 item 6: under 50 ms).
+ */
+export async function measureNearbyLoad(
+  backend: string,
+  base: string,
+  duration: number,
+  rand: () => number,
+  label = '',
+): Promise<MixRow[]> {
+  const healthRun = autocannon({ url: `${base}/api/health`, connections: 1, duration });
+  const near = await autocannon({
+    url: base,
+    connections: 20,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/directory/nearby?page=20',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/directory/nearby?page=${10 + Math.floor(rand() * 11)}`,
+          body: JSON.stringify({
+            lat: Math.round((35 + rand() * 25) * 1000) / 1000,
+            lng: Math.round((-10 + rand() * 40) * 1000) / 1000,
+          }),
+        }),
+      },
+    ],
+  });
+  const h = await healthRun;
+  const rows: MixRow[] = [
+    {
+      backend,
+      kind: 'nearby',
+      name: `deep nearby pages (10-20), 20 clients, each page new${label}`,
+      p50: near.latency.p50,
+      p99: near.latency.p99,
+      rps: Math.round(near.requests.average),
+      errors: near.errors + near.non2xx,
+      load: load1(),
+    },
+    {
+      backend,
+      kind: 'nearby',
+      name: `/api/health meanwhile (1 connection)${label}`,
+      p50: h.latency.p50,
+      p99: h.latency.p99,
+      rps: Math.round(h.requests.average),
+      errors: h.errors + h.non2xx,
+      load: load1(),
+    },
+  ];
+  console.log(JSON.stringify(rows));
+  return rows;
 }
 
 export async function measureMix(o: MixOptions): Promise<MixRow[]> {
   const rows: MixRow[] = [];
   const rand = rng(25);
+  if (o.onlyNearby) {
+    rows.push(...(await measureNearbyLoad(o.backend, o.base, o.duration, rand, ', app just started')));
+    rows.push(...(await measureNearbyLoad(o.backend, o.base, o.duration, rand, ', again')));
+    return rows;
+  }
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const samples = o.samples ?? 60;
   let base = o.base;
@@ -381,51 +450,7 @@ export async function measureMix(o: MixOptions): Promise<MixRow[]> {
   }
 
   // PGlite: deep nearby pages from 20 clients (each a page never asked), /api/health beside them.
-  if (o.backend === 'pglite') {
-    const healthRun = autocannon({ url: `${base}/api/health`, connections: 1, duration: o.duration });
-    const near = await autocannon({
-      url: base,
-      connections: 20,
-      duration: o.duration,
-      requests: [
-        {
-          method: 'POST',
-          path: '/api/directory/nearby?page=20',
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (req) => ({
-            ...req,
-            path: `/api/directory/nearby?page=${10 + Math.floor(rand() * 11)}`,
-            body: JSON.stringify({
-              lat: Math.round((35 + rand() * 25) * 1000) / 1000,
-              lng: Math.round((-10 + rand() * 40) * 1000) / 1000,
-            }),
-          }),
-        },
-      ],
-    });
-    const h = await healthRun;
-    rows.push({
-      backend: o.backend,
-      kind: 'nearby',
-      name: 'deep nearby pages (10-20), 20 clients, each page new',
-      p50: near.latency.p50,
-      p99: near.latency.p99,
-      rps: Math.round(near.requests.average),
-      errors: near.errors + near.non2xx,
-      load: load1(),
-    });
-    rows.push({
-      backend: o.backend,
-      kind: 'nearby',
-      name: '/api/health meanwhile (1 connection)',
-      p50: h.latency.p50,
-      p99: h.latency.p99,
-      rps: Math.round(h.requests.average),
-      errors: h.errors + h.non2xx,
-      load: load1(),
-    });
-    console.log(JSON.stringify(rows.slice(-2)));
-  }
+  if (o.backend === 'pglite') rows.push(...(await measureNearbyLoad(o.backend, base, o.duration, rand)));
 
   // (d) The first read of each page after a restart.
   if (o.restart) {

@@ -1,6 +1,6 @@
 // `npm run bench`: the directory benchmark, then the money benchmark, one after the other (at once they
 // would measure each other). Every argument goes to the directory benchmark (bench/directory.bench.ts)
-// but --no-money, which skips the money benchmark (bench/money.bench.ts), as --only-mix and --only-filters do; --backends
+// but --no-money, which skips the money benchmark (bench/money.bench.ts), as --only-mix, --only-filters and --only-nearby do; --backends
 // and --keep-readme go to the money benchmark too. `npm run bench:money` runs it alone, with its options.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -17,11 +17,12 @@ const { values } = parseArgs({
     'keep-readme': { type: 'boolean' },
     'only-mix': { type: 'boolean' },
     'only-filters': { type: 'boolean' },
+    'only-nearby': { type: 'boolean' },
     'no-money': { type: 'boolean' },
   },
 });
 const runs: Array<[string, string[]]> = [['bench/directory.bench.ts', given.filter((a) => a !== '--no-money')]];
-if (!values['no-money'] && !values['only-mix'] && !values['only-filters'])
+if (!values['no-money'] && !values['only-mix'] && !values['only-filters'] && !values['only-nearby'])
   runs.push([
     'bench/money.bench.ts',
     [
