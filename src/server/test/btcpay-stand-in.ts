@@ -5,6 +5,9 @@
 //   GET  /api/v1/stores/{storeId}/invoices?orderId=...          [Invoice]
 //   GET  /api/v1/stores/{storeId}/invoices/{invoiceId}          Invoice (404 unknown)
 //   GET  /api/v1/stores/{storeId}/invoices/{invoiceId}/payment-methods   [InvoicePaymentMethodDataModel]
+//   POST /api/v1/stores/{storeId}/invoices/{invoiceId}/refund    {name, description, refundVariant, customAmount,
+//                                                               customCurrency} -> PullPaymentData (400 unpaid)
+//   GET  /api/v1/stores/{storeId}/pull-payments                  [PullPaymentData]
 // Webhook deliveries: {deliveryId, webhookId, originalDeliveryId, isRedelivery, type, timestamp, storeId,
 // invoiceId, metadata, ...} with `BTCPay-Sig: sha256=<HMAC-SHA256 hex of the body>`.
 import crypto from 'node:crypto';
@@ -44,6 +47,17 @@ export interface StandIn {
   apiKey: string;
   webhookSecret: string;
   invoices: Map<string, StandInInvoice>;
+  /** Pull payments made by refunds. */
+  pullPayments: Array<{
+    id: string;
+    name: string;
+    description: string;
+    currency: string;
+    amount: string;
+    invoiceId: string;
+    archived: boolean;
+    viewLink: string;
+  }>;
   /** Every API call received, for assertions on what our adapter sent. */
   calls: Array<{ method: string; path: string; body: unknown }>;
   /** Makes every API call answer this status until set back to null (an outage). */
@@ -67,6 +81,7 @@ export async function startBtcpayStandIn(): Promise<StandIn> {
   const apiKey = crypto.randomBytes(20).toString('hex');
   const webhookSecret = crypto.randomBytes(16).toString('hex');
   const invoices = new Map<string, StandInInvoice>();
+  const pullPayments: StandIn['pullPayments'] = [];
   const calls: StandIn['calls'] = [];
   let base = '';
 
@@ -116,6 +131,56 @@ export async function startBtcpayStandIn(): Promise<StandIn> {
       if (stand.failWith) return send(res, stand.failWith, { code: 'unavailable', message: 'down' });
       if (req.headers.authorization !== `token ${apiKey}`)
         return send(res, 401, { code: 'unauthenticated', message: 'Authentication is required' });
+      const pulls = /^\/api\/v1\/stores\/([^/]+)\/pull-payments$/.exec(url.pathname);
+      if (pulls && req.method === 'GET') {
+        if (decodeURIComponent(pulls[1]) !== storeId) return send(res, 403, { code: 'unauthorized', message: 'store' });
+        const all = url.searchParams.get('includeArchived') === 'true';
+        return send(
+          res,
+          200,
+          pullPayments.filter((p) => all || !p.archived).map(({ invoiceId: _i, ...shown }) => shown),
+        );
+      }
+      const refund = /^\/api\/v1\/stores\/([^/]+)\/invoices\/([^/]+)\/refund$/.exec(url.pathname);
+      if (refund && req.method === 'POST') {
+        if (decodeURIComponent(refund[1]) !== storeId)
+          return send(res, 403, { code: 'unauthorized', message: 'store' });
+        const inv = invoices.get(decodeURIComponent(refund[2]));
+        if (!inv) return send(res, 404, { code: 'invoice-not-found', message: 'The invoice was not found' });
+        const b = body as Record<string, unknown> | undefined;
+        const errors: Array<{ path: string; message: string }> = [];
+        if (typeof b?.refundVariant !== 'string')
+          errors.push({ path: 'refundVariant', message: 'refundVariant is required' });
+        if (b?.refundVariant === 'Custom') {
+          if (
+            typeof b.customAmount !== 'string' ||
+            !/^\d+(\.\d+)?$/.test(b.customAmount) ||
+            Number(b.customAmount) <= 0
+          )
+            errors.push({ path: 'customAmount', message: 'customAmount should be a positive decimal string' });
+          if (typeof b.customCurrency !== 'string')
+            errors.push({ path: 'customCurrency', message: 'customCurrency is required' });
+          else if (Number(b.customAmount) > Number(inv.amount))
+            errors.push({ path: 'customAmount', message: 'more than the invoice' });
+        }
+        if (errors.length) return send(res, 422, errors);
+        const paid = inv.status === 'Settled' || inv.additionalStatus === 'PaidLate';
+        if (!paid) return send(res, 400, { code: 'non-refundable', message: 'Cannot refund this invoice' });
+        const id = crypto.randomBytes(11).toString('base64url');
+        const pull = {
+          id,
+          name: String(b?.name ?? ''),
+          description: String(b?.description ?? ''),
+          currency: String(b?.customCurrency ?? inv.currency),
+          amount: String(b?.customAmount ?? inv.amount),
+          invoiceId: inv.id,
+          archived: false,
+          viewLink: `${base}/pull-payments/${id}`,
+        };
+        pullPayments.push(pull);
+        const { invoiceId: _i, ...shown } = pull;
+        return send(res, 200, shown);
+      }
       const m = /^\/api\/v1\/stores\/([^/]+)\/invoices(?:\/([^/]+))?(\/payment-methods)?$/.exec(url.pathname);
       if (!m) return send(res, 404, { code: 'not-found', message: 'no such route' });
       if (decodeURIComponent(m[1]) !== storeId) return send(res, 403, { code: 'unauthorized', message: 'store' });
@@ -185,6 +250,7 @@ export async function startBtcpayStandIn(): Promise<StandIn> {
     apiKey,
     webhookSecret,
     invoices,
+    pullPayments,
     calls,
     failWith: null,
     pay(invoiceId, opts = {}) {

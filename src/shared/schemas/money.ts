@@ -466,6 +466,11 @@ export const RefundResult = z.object({
   held: z.boolean(),
   /** The same key was refunded before: nothing changed this time. */
   duplicate: z.boolean(),
+  /**
+   * Where the buyer claims the refund, when the provider pays refunds out that way (BTCPay's pull payment:
+   * send it to the advertiser); null otherwise.
+   */
+  claim_url: z.string().nullable(),
 });
 export const RefundResultResponse = z.object({ data: RefundResult });
 

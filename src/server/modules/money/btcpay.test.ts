@@ -216,3 +216,63 @@ describe('BTCPay Greenfield adapter against a local stand-in', () => {
     expect((await deliver(hook)).json().outcome).toBe('credited');
   });
 });
+
+describe('refunds through BTCPay (decision 0423)', () => {
+  it('a refund is a pull payment named by our key: made once, its claim link given to the admin', async () => {
+    const a = await advertiser();
+    const { payment, invoice } = await invoiceFor(a, { cart: false, amount: 2000 });
+    btcpay.pay(invoice.id);
+    await deliver(btcpay.webhook('InvoiceSettled', invoice.id));
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(2000);
+    const admin = await createSession(t.ctx, (await createAdvertiser(t.ctx, { role: 'admin' })).account.id);
+    const refund = (body: object) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/refundLoad', ...admin, payload: body });
+    const look = await t.app.inject({ method: 'GET', url: `/api/admin/loads/${payment.id}`, ...admin });
+    expect(look.json().data).toMatchObject({ provider: 'btcpay', via: 'provider', refundable: 2000 });
+
+    const body = { payment_id: payment.id, amount: 750, reason: 'overpaid', idempotency_key: crypto.randomUUID() };
+    const first = await refund(body);
+    expect(first.statusCode, first.body).toBe(200);
+    const pulls = btcpay.pullPayments.filter((p) => p.invoiceId === invoice.id);
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]).toMatchObject({
+      amount: '7.50',
+      currency: 'EUR',
+      name: `refund ${payment.id}-${body.idempotency_key}`,
+    });
+    const sent = btcpay.calls.find((c) => c.method === 'POST' && c.path.endsWith(`/invoices/${invoice.id}/refund`));
+    expect(sent?.body).toMatchObject({ refundVariant: 'Custom', customAmount: '7.50', customCurrency: 'EUR' });
+    expect(first.json().data).toMatchObject({ balance: 1250, refunded: 750, claim_url: pulls[0].viewLink });
+    // Again with the same key: no second pull payment, no second booking.
+    expect((await refund(body)).json().data).toMatchObject({ balance: 1250, duplicate: true });
+    expect(btcpay.pullPayments.filter((p) => p.invoiceId === invoice.id)).toHaveLength(1);
+
+    // BTCPay down: 503, nothing booked, nothing made; then it works with a new key.
+    btcpay.failWith = 502;
+    try {
+      const down = await refund({ ...body, amount: 250, idempotency_key: crypto.randomUUID() });
+      expect(down.statusCode).toBe(503);
+    } finally {
+      btcpay.failWith = null;
+    }
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(1250);
+    expect(btcpay.pullPayments.filter((p) => p.invoiceId === invoice.id)).toHaveLength(1);
+  });
+
+  it('an unpaid invoice is not refundable (404), and BTCPay refusing a refund books nothing (422)', async () => {
+    const a = await advertiser();
+    const { payment, invoice } = await invoiceFor(a, { cart: false, amount: 1000 });
+    const admin = await createSession(t.ctx, (await createAdvertiser(t.ctx, { role: 'admin' })).account.id);
+    const refund = (body: object) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/refundLoad', ...admin, payload: body });
+    const key = () => crypto.randomUUID();
+    expect((await refund({ payment_id: payment.id, reason: 'not paid', idempotency_key: key() })).statusCode).toBe(404);
+    btcpay.pay(invoice.id);
+    await deliver(btcpay.webhook('InvoiceSettled', invoice.id));
+    // The invoice marked invalid at BTCPay meanwhile: it refuses, we book nothing.
+    btcpay.invoices.get(invoice.id)!.status = 'Invalid';
+    const refused = await refund({ payment_id: payment.id, amount: 100, reason: 'refused', idempotency_key: key() });
+    expect(refused.statusCode).toBe(422);
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(1000);
+  });
+});

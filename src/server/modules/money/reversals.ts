@@ -165,20 +165,18 @@ export async function refundLoad(ctx: AppContext, admin: { id: number }, body: R
     via === 'provider' && provider
       ? `refund:${provider.name}:${p.id}-${body.idempotency_key}`
       : `refund:hand:${p.id}:${body.idempotency_key}`;
-  if (await transactionByKey(ctx.db, key)) return refundAnswer(ctx, p, true);
+  if (await transactionByKey(ctx.db, key)) return refundAnswer(ctx, p, true, null);
   const amount = body.amount ?? load.refundable;
   if (amount <= 0 || amount > load.refundable) throw ValidationError.field('amount', msg('money.refundTooMuch'));
-  let providerRefund: string | null = null;
+  let providerRefund: { id: string; link?: string | null } | null = null;
   if (via === 'provider' && provider?.refund) {
     try {
-      providerRefund = (
-        await provider.refund({
-          providerRef: p.providerRef ?? '',
-          amount,
-          currency: p.currency,
-          key: `${p.id}-${body.idempotency_key}`,
-        })
-      ).id;
+      providerRefund = await provider.refund({
+        providerRef: p.providerRef ?? '',
+        amount,
+        currency: p.currency,
+        key: `${p.id}-${body.idempotency_key}`,
+      });
     } catch (err) {
       if (err instanceof ProviderUnavailable) throw providerUnavailable();
       if (err instanceof RefundRefused) throw ValidationError.field('amount', msg('money.refundTooMuch'));
@@ -191,14 +189,14 @@ export async function refundLoad(ctx: AppContext, admin: { id: number }, body: R
     amount,
     key,
     actorId: admin.id,
-    memo: providerRefund ? `${body.reason} (${providerRefund})` : body.reason,
+    memo: providerRefund ? `${body.reason} (${providerRefund.id})` : body.reason,
   });
   if (booked.outcome === 'too_much') throw ValidationError.field('amount', msg('money.refundTooMuch'));
   if (booked.outcome === 'not_credited') throw notFound(msg('money.paymentNotFound'));
-  return refundAnswer(ctx, p, booked.outcome === 'duplicate');
+  return refundAnswer(ctx, p, booked.outcome === 'duplicate', providerRefund?.link ?? null);
 }
 
-async function refundAnswer(ctx: AppContext, p: PaymentRow, duplicate: boolean) {
+async function refundAnswer(ctx: AppContext, p: PaymentRow, duplicate: boolean, claimUrl: string | null) {
   const reversed = await ledgerRepo.reversedOf(ctx.db, p.id);
   const held = await holdOf(ctx.db, p.userId);
   return {
@@ -209,6 +207,7 @@ async function refundAnswer(ctx: AppContext, p: PaymentRow, duplicate: boolean) 
     refundable: Math.max(0, p.amount - reversed),
     held: !!held,
     duplicate,
+    claim_url: claimUrl,
   };
 }
 

@@ -226,7 +226,7 @@ function RefundForm() {
   const [asked, setAsked] = useState('');
   const [paymentId, setPaymentId] = useState<number | null>(null);
   // Kept here: the load refetched after a refund is drawn anew, the outcome stays.
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ text: string; link: string | null } | null>(null);
   const load = useRefundableLoad(paymentId);
   const found = load.data ?? null;
   const missing = load.error instanceof ApiError && (load.error.status === 404 || load.error.status === 422);
@@ -276,7 +276,16 @@ function RefundForm() {
       )}
       {done && (
         <p className="admin__done" role="status" data-testid="admin-refund-done">
-          {done}
+          {done.text}
+          {done.link && (
+            <>
+              {' '}
+              {t('money.claimLink')}{' '}
+              <a href={done.link} target="_blank" rel="noreferrer" data-testid="admin-refund-claim">
+                {done.link}
+              </a>
+            </>
+          )}
         </p>
       )}
     </section>
@@ -290,7 +299,7 @@ function RefundLoad({
 }: {
   load: NonNullable<ReturnType<typeof useRefundableLoad>['data']>;
   language: string;
-  onDone: (text: string) => void;
+  onDone: (done: { text: string; link: string | null }) => void;
 }) {
   const { t } = useTranslation('admin');
   const refund = useRefundLoad();
@@ -331,12 +340,13 @@ function RefundLoad({
           className="admin-stack-form"
           onSubmit={async (body) => {
             const result = await refund.mutateAsync(body);
-            onDone(
-              t(result.duplicate ? 'money.duplicate' : result.held ? 'money.refundedHeld' : 'money.refunded', {
+            onDone({
+              text: t(result.duplicate ? 'money.duplicate' : result.held ? 'money.refundedHeld' : 'money.refunded', {
                 user: result.user_id,
                 balance: money(result.balance),
               }),
-            );
+              link: result.claim_url,
+            });
             form.reset(blank());
           }}
         >

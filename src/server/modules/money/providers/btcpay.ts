@@ -4,6 +4,10 @@
 //   GET  /api/v1/stores/{storeId}/invoices/{invoiceId}           its status: New, Processing, Settled, Expired, Invalid
 //                                                               (additionalStatus PaidLate: paid after expiry)
 //   GET  /api/v1/stores/{storeId}/invoices/{invoiceId}/payment-methods   address (destination) and amount due
+//   POST /api/v1/stores/{storeId}/invoices/{invoiceId}/refund    a refund: {name, description, refundVariant:
+//                                                               "Custom", customAmount, customCurrency} -> a pull
+//                                                               payment (its viewLink is where the buyer claims it)
+//   GET  /api/v1/stores/{storeId}/pull-payments?includeArchived=true   ours by name (a retried refund)
 // Webhooks carry `BTCPay-Sig: sha256=<HMAC-SHA256 hex of the raw body with the webhook secret>`; a redelivery
 // has a new deliveryId and the first one in originalDeliveryId. The event is only a hint: the invoice's
 // state is always read back from the API before anything is credited.
@@ -12,6 +16,7 @@ import type { Env } from '../../../env';
 import {
   paymentIdOfKey,
   ProviderUnavailable,
+  RefundRefused,
   WebhookRejected,
   type PaymentProvider,
   type ProviderState,
@@ -29,6 +34,12 @@ interface Invoice {
   checkoutLink?: string | null;
   expirationTime?: number;
   metadata?: { orderId?: string };
+}
+/** A pull payment (what a refund makes). */
+interface PullPayment {
+  id: string;
+  name?: string | null;
+  viewLink?: string | null;
 }
 /** One entry of /payment-methods: `paymentMethod` and `cryptoCode` in 1.x, `paymentMethodId` and `currency` in 2.x. */
 interface PaymentMethod {
@@ -54,7 +65,8 @@ export function btcpay(env: Env): PaymentProvider {
   const store = encodeURIComponent(env.BTCPAY_STORE_ID!);
   const secret = env.BTCPAY_WEBHOOK_SECRET!;
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  /** `refusal`: a 400, 404 or 422 is BTCPay refusing the request (RefundRefused), not an outage. */
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, refusal = false): Promise<T> {
     let res: Response;
     try {
       res = await fetch(`${base}/api/v1/stores/${store}${path}`, {
@@ -66,6 +78,7 @@ export function btcpay(env: Env): PaymentProvider {
     } catch (err) {
       throw new ProviderUnavailable(`BTCPay unreachable: ${(err as Error).message}`);
     }
+    if (refusal && [400, 404, 422].includes(res.status)) throw new RefundRefused(`BTCPay answered ${res.status}`);
     if (!res.ok) throw new ProviderUnavailable(`BTCPay answered ${res.status} to ${method} ${path}`);
     return (await res.json()) as T;
   }
@@ -130,6 +143,27 @@ export function btcpay(env: Env): PaymentProvider {
         ? await call<Invoice>('GET', `/invoices/${encodeURIComponent(payment.providerRef)}`)
         : await findByOrder(payment.idempotencyKey);
       return invoice ? state(invoice) : null;
+    },
+    // A refund is a pull payment the buyer claims with an address (decision 0423); BTCPay takes no
+    // idempotency key, so ours is its name, and a retry finds it before making another.
+    async refund(input) {
+      const name = `refund ${input.key}`;
+      const made = await call<PullPayment[]>('GET', '/pull-payments?includeArchived=true');
+      const found = made.find((p) => p.name === name);
+      if (found) return { id: found.id, link: found.viewLink ?? null };
+      const pull = await call<PullPayment>(
+        'POST',
+        `/invoices/${encodeURIComponent(input.providerRef)}/refund`,
+        {
+          name,
+          description: 'Refund of advertising credits',
+          refundVariant: 'Custom',
+          customAmount: toDecimal(input.amount, input.currency),
+          customCurrency: input.currency,
+        },
+        true,
+      );
+      return { id: pull.id, link: pull.viewLink ?? null };
     },
     parseWebhook(rawBody, headers) {
       const sent = headers['btcpay-sig'];

@@ -59,6 +59,8 @@ export interface WebhookEvent {
 /** What a provider's refund API answered: its id of the refund (the same for a repeated key). */
 export interface RefundResult {
   id: string;
+  /** Where the buyer claims it, when the provider pays refunds out that way (BTCPay's pull payment). */
+  link?: string | null;
 }
 
 /** The provider refused a refund (more than the payment took, a payment it does not know). */
