@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as } from '../test/as';
 import { createAdvertiser, createSession, seedGeo } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/helpers';
 import { translateBody, translateKey } from './message-i18n';
@@ -12,41 +13,35 @@ afterAll(() => t.close());
 
 describe('server messages in the language of the page', () => {
   it('translates the 422 heading and field errors for a German page, and leaves English alone', async () => {
-    const call = (headers: Record<string, string>) =>
-      t.app.inject({ method: 'POST', url: '/api/directory/getDirectory', payload: { category: 'female' }, headers });
-    expect((await call({ 'x-language': 'de' })).json()).toEqual({
+    const directory = (headers: Record<string, string>) =>
+      as(t).post('/api/directory/getDirectory', { category: 'female' }, { headers });
+    expect((await directory({ 'x-language': 'de' })).json()).toEqual({
       message: 'Bitte prüfe deine Eingaben.',
       errors: { country: ['Country darf nicht leer sein!'] },
     });
-    expect((await call({})).json()).toEqual({
+    expect((await directory({})).json()).toEqual({
       message: 'Please check what you entered.',
       errors: { country: ["Country can't be blank!"] },
     });
   });
 
   it('translates 401/404 messages and notifications; Portuguese in its own texts', async () => {
-    const unauth = await t.app.inject({ method: 'POST', url: '/api/app/getData/1', headers: { 'x-language': 'es' } });
+    const unauth = await as(t).post('/api/app/getData/1', undefined, { headers: { 'x-language': 'es' } });
     expect(unauth.json()).toEqual({ message: 'No has iniciado sesión.' });
-    const missing = await t.app.inject({ method: 'GET', url: '/api/getProfile/999999?lang=pt' });
+    const missing = await as(t).get('/api/getProfile/999999?lang=pt');
     expect(missing.json()).toEqual({ message: 'Perfil não encontrado.' });
-    const thanks = await t.app.inject({
-      method: 'POST',
-      url: '/api/directory/setFeedback',
-      payload: { data: { reason: 'spam' } },
-      headers: { 'x-language': 'de' },
-    });
+    const thanks = await as(t).post(
+      '/api/directory/setFeedback',
+      { data: { reason: 'spam' } },
+      { headers: { 'x-language': 'de' } },
+    );
     expect(thanks.json()).toMatchObject({ type: 'notification', message: 'Danke für deine Rückmeldung.' });
   });
 
   it('does not touch data responses', async () => {
     const { account } = await createAdvertiser(t.ctx, { screenName: 'Not found.' });
     const s = await createSession(t.ctx, account.id);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/getProfile/${account.id}`,
-      cookies: s.cookies,
-      headers: { 'x-language': 'de' },
-    });
+    const res = await as(t, s).get(`/api/getProfile/${account.id}`, { headers: { 'x-language': 'de' } });
     expect(res.json().profile.screen_name).toBe('Not found.');
   });
 

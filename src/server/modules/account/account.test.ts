@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks, accounts, auditLog, listings, media, payments, profiles, sessions } from '../../db/schema';
 import { hashPassword } from '../../lib/password';
-import { createAdvertiser, createSession, seedGeo, signIn } from '../../test/factories';
+import { as } from '../../test/as';
+import { createAdvertiser, seedGeo, signIn } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { linkIn, startTestSmtp, type TestSmtp } from '../../test/smtp';
 import { purgeDeletedAccounts } from './account.purge';
@@ -36,9 +37,8 @@ async function advertiser(role: 'advertiser' | 'admin' = 'advertiser') {
   return { account, session };
 }
 
-type Session = Awaited<ReturnType<typeof createSession>>;
-const call = (session: Session | null, url: string, payload?: object, method: 'GET' | 'POST' = 'POST') =>
-  t.app.inject({ method, url, ...(payload ? { payload } : {}), ...(session ?? {}), remoteAddress: '10.1.255.1' });
+/** The account screen's calls come from one address, apart from the sign-in limiter's (addr()). */
+const SCREEN = { remoteAddress: '10.1.255.1' };
 
 function smsTo(mobile: string): Array<{ to: string; text: string }> {
   const dir = path.join(t.dataDir, 'outbox');
@@ -53,7 +53,7 @@ function smsTo(mobile: string): Array<{ to: string; text: string }> {
 describe('GET /account/{id}', () => {
   it('shows the owner and admins the account, others get 403 and visitors 401', async () => {
     const { account, session } = await advertiser();
-    const res = await call(session, `/api/account/${account.id}`, undefined, 'GET');
+    const res = await as(t, session, SCREEN).get(`/api/account/${account.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({
       user_id: account.id,
@@ -63,10 +63,10 @@ describe('GET /account/{id}', () => {
     });
     expect(JSON.stringify(res.json())).not.toMatch(/password|hash/i);
     const other = await advertiser();
-    expect((await call(other.session, `/api/account/${account.id}`, undefined, 'GET')).statusCode).toBe(403);
-    expect((await call(null, `/api/account/${account.id}`, undefined, 'GET')).statusCode).toBe(401);
+    expect((await as(t, other.session, SCREEN).get(`/api/account/${account.id}`)).statusCode).toBe(403);
+    expect((await as(t, null, SCREEN).get(`/api/account/${account.id}`)).statusCode).toBe(401);
     const admin = await advertiser('admin');
-    expect((await call(admin.session, `/api/account/${account.id}`, undefined, 'GET')).statusCode).toBe(200);
+    expect((await as(t, admin.session, SCREEN).get(`/api/account/${account.id}`)).statusCode).toBe(200);
   });
 });
 
@@ -74,27 +74,27 @@ describe('change email', () => {
   it('needs the current password, mails the new address and switches only when its link is opened', async () => {
     const { account, session } = await advertiser();
     const newEmail = `moved${seq++}@example.test`;
-    const wrong = await call(session, `/api/account/${account.id}/email`, {
+    const wrong = await as(t, session, SCREEN).post(`/api/account/${account.id}/email`, {
       email: newEmail,
       current_password: 'not my password',
     });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.current_password).toBeDefined();
 
-    const res = await call(session, `/api/account/${account.id}/email`, {
+    const res = await as(t, session, SCREEN).post(`/api/account/${account.id}/email`, {
       email: newEmail.toUpperCase(),
       current_password: PASSWORD,
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ type: 'notification' });
-    const view = await call(session, `/api/account/${account.id}`, undefined, 'GET');
+    const view = await as(t, session, SCREEN).get(`/api/account/${account.id}`);
     expect(view.json().data).toMatchObject({ email: account.email, pending_email: newEmail });
 
     const warning = await smtp.next(account.email, /about to change/i);
     expect(warning.text).toMatch(/change your password/);
     const mail = await smtp.next(newEmail, /confirm your new email/i);
     const [, , type, target] = linkIn(mail, '/verify/email/').split('/');
-    const verified = await call(null, '/api/auth/verify', { type, target });
+    const verified = await as(t, null, SCREEN).post('/api/auth/verify', { type, target });
     expect(verified.statusCode, verified.body).toBe(200);
     const [row] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, account.id));
     expect(row.email).toBe(newEmail);
@@ -106,7 +106,7 @@ describe('change email', () => {
   it('refuses an address another account uses', async () => {
     const { account, session } = await advertiser();
     const other = await advertiser();
-    const res = await call(session, `/api/account/${account.id}/email`, {
+    const res = await as(t, session, SCREEN).post(`/api/account/${account.id}/email`, {
       email: other.account.email,
       current_password: PASSWORD,
     });
@@ -118,12 +118,12 @@ describe('change email', () => {
 describe('change mobile with a PIN', () => {
   it('texts a 6-digit PIN; the PIN entered at /verify/pin/{hash} confirms the number', async () => {
     const { account, session } = await advertiser();
-    const bad = await call(session, `/api/account/${account.id}/mobile`, { mobile: '0171 2345678' });
+    const bad = await as(t, session, SCREEN).post(`/api/account/${account.id}/mobile`, { mobile: '0171 2345678' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.mobile[0]).toMatch(/international format, starting with \+/);
 
     const mobile = `+49 171 ${String(1000000 + seq++)}`;
-    const res = await call(session, `/api/account/${account.id}/mobile`, { mobile });
+    const res = await as(t, session, SCREEN).post(`/api/account/${account.id}/mobile`, { mobile });
     expect(res.statusCode, res.body).toBe(200);
     const pathTo = res.json().path as string;
     expect(pathTo).toMatch(/^\/verify\/pin\/\d+\.[A-Za-z0-9_-]+$/);
@@ -135,36 +135,43 @@ describe('change mobile with a PIN', () => {
 
     // Only the account it was sent for can use it.
     const stranger = await advertiser();
-    const foreign = await call(stranger.session, '/api/auth/verify', { type: 'pin', target: hash, pin });
+    const foreign = await as(t, stranger.session, SCREEN).post('/api/auth/verify', { type: 'pin', target: hash, pin });
     expect(foreign.statusCode).toBe(422);
-    expect((await call(null, '/api/auth/verify', { type: 'pin', target: hash, pin })).statusCode).toBe(401);
+    expect((await as(t, null, SCREEN).post('/api/auth/verify', { type: 'pin', target: hash, pin })).statusCode).toBe(
+      401,
+    );
 
-    const ok = await call(session, '/api/auth/verify', { type: 'pin', target: hash, pin });
+    const ok = await as(t, session, SCREEN).post('/api/auth/verify', { type: 'pin', target: hash, pin });
     expect(ok.statusCode, ok.body).toBe(200);
     const [row] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, account.id));
     expect(row.mobile).toBe(normalized);
     expect(row.mobileVerifiedAt).not.toBeNull();
     // Single use.
-    expect((await call(session, '/api/auth/verify', { type: 'pin', target: hash, pin })).statusCode).toBe(422);
+    expect((await as(t, session, SCREEN).post('/api/auth/verify', { type: 'pin', target: hash, pin })).statusCode).toBe(
+      422,
+    );
   });
 
   it('stops PIN guessing with 429 and burns the PIN', async () => {
     const { account, session } = await advertiser();
     const mobile = `+4917${String(10000000 + seq++)}`;
-    const res = await call(session, `/api/account/${account.id}/mobile`, { mobile });
+    const res = await as(t, session, SCREEN).post(`/api/account/${account.id}/mobile`, { mobile });
     const hash = (res.json().path as string).split('/')[3];
     const pin = /\b(\d{6})\b/.exec(smsTo(mobile)[0].text)![1];
     const wrongPin = pin === '000000' ? '111111' : '000000';
     const codes = [];
     for (let i = 0; i < 6; i++)
-      codes.push((await call(session, '/api/auth/verify', { type: 'pin', target: hash, pin: wrongPin })).statusCode);
+      codes.push(
+        (await as(t, session, SCREEN).post('/api/auth/verify', { type: 'pin', target: hash, pin: wrongPin }))
+          .statusCode,
+      );
     expect(codes).toEqual([422, 422, 422, 422, 422, 429]);
-    const blocked = await call(session, '/api/auth/verify', { type: 'pin', target: hash, pin });
+    const blocked = await as(t, session, SCREEN).post('/api/auth/verify', { type: 'pin', target: hash, pin });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/Too many attempts/);
     // After the window the right PIN is still refused: five wrong guesses burned it.
     await t.ctx.limiter.reset(`pin:acct:${account.id}`);
-    const burned = await call(session, '/api/auth/verify', { type: 'pin', target: hash, pin });
+    const burned = await as(t, session, SCREEN).post('/api/auth/verify', { type: 'pin', target: hash, pin });
     expect(burned.statusCode).toBe(422);
     expect(burned.json().errors.pin[0]).toMatch(/expired/);
   });
@@ -174,8 +181,11 @@ describe('change mobile with a PIN', () => {
     const codes = [];
     for (let i = 0; i < 6; i++)
       codes.push(
-        (await call(session, `/api/account/${account.id}/mobile`, { mobile: `+4415${String(1000000 + i)}` }))
-          .statusCode,
+        (
+          await as(t, session, SCREEN).post(`/api/account/${account.id}/mobile`, {
+            mobile: `+4415${String(1000000 + i)}`,
+          })
+        ).statusCode,
       );
     expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
   });
@@ -185,19 +195,19 @@ describe('password and username', () => {
   it('changes the password after re-authentication', async () => {
     const { account, session } = await advertiser();
     // An easily guessed new password is refused with the reason, under its field (0807).
-    const weak = await call(session, `/api/account/${account.id}/password`, {
+    const weak = await as(t, session, SCREEN).post(`/api/account/${account.id}/password`, {
       current_password: PASSWORD,
       password: 'Summer2024',
     });
     expect(weak.statusCode).toBe(422);
     expect(weak.json().errors).toEqual({ password: [expect.stringMatching(/too easy to guess/)] });
-    const res = await call(session, `/api/account/${account.id}/password`, {
+    const res = await as(t, session, SCREEN).post(`/api/account/${account.id}/password`, {
       current_password: PASSWORD,
       password: 'another fine passphrase',
     });
     expect(res.statusCode, res.body).toBe(200);
     await signIn(t.app, account.email, 'another fine passphrase', addr());
-    const same = await call(session, `/api/account/${account.id}/password`, {
+    const same = await as(t, session, SCREEN).post(`/api/account/${account.id}/password`, {
       current_password: 'another fine passphrase',
       password: 'another fine passphrase',
     });
@@ -207,12 +217,12 @@ describe('password and username', () => {
   it('changes the username when free, and writes the audit log', async () => {
     const { account, session } = await advertiser();
     const other = await advertiser();
-    const taken = await call(session, `/api/account/${account.id}/username`, {
+    const taken = await as(t, session, SCREEN).post(`/api/account/${account.id}/username`, {
       username: other.account.username.toUpperCase(),
     });
     expect(taken.statusCode).toBe(422);
     const name = `renamed_${seq++}`;
-    const res = await call(session, `/api/account/${account.id}/username`, { username: name });
+    const res = await as(t, session, SCREEN).post(`/api/account/${account.id}/username`, { username: name });
     expect(res.statusCode, res.body).toBe(200);
     await signIn(t.app, name, PASSWORD, addr());
     const log = await t.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, account.id));
@@ -221,7 +231,10 @@ describe('password and username', () => {
 
   it('cannot set role or other fields through the account calls', async () => {
     const { account, session } = await advertiser();
-    const res = await call(session, `/api/account/${account.id}/username`, { username: `x_${seq++}`, role: 'admin' });
+    const res = await as(t, session, SCREEN).post(`/api/account/${account.id}/username`, {
+      username: `x_${seq++}`,
+      role: 'admin',
+    });
     expect(res.statusCode).toBe(422);
     const [row] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, account.id));
     expect(row.role).toBe('advertiser');
@@ -230,13 +243,13 @@ describe('password and username', () => {
   it("refuses another advertiser's account with 403, but lets an admin act with the admin's password", async () => {
     const victim = await advertiser();
     const attacker = await advertiser();
-    const res = await call(attacker.session, `/api/account/${victim.account.id}/password`, {
+    const res = await as(t, attacker.session, SCREEN).post(`/api/account/${victim.account.id}/password`, {
       current_password: PASSWORD,
       password: 'owned by attacker!',
     });
     expect(res.statusCode).toBe(403);
     const admin = await advertiser('admin');
-    const byAdmin = await call(admin.session, `/api/account/${victim.account.id}/username`, {
+    const byAdmin = await as(t, admin.session, SCREEN).post(`/api/account/${victim.account.id}/username`, {
       username: `by_admin_${seq++}`,
     });
     expect(byAdmin.statusCode).toBe(200);
@@ -261,9 +274,11 @@ describe('delete and purge', () => {
       mime: 'image/webp',
     });
 
-    const wrong = await call(session, `/api/account/${account.id}/delete`, { current_password: 'not my password' });
+    const wrong = await as(t, session, SCREEN).post(`/api/account/${account.id}/delete`, {
+      current_password: 'not my password',
+    });
     expect(wrong.statusCode).toBe(422);
-    const res = await call(session, `/api/account/${account.id}/delete`, { current_password: PASSWORD });
+    const res = await as(t, session, SCREEN).post(`/api/account/${account.id}/delete`, { current_password: PASSWORD });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ type: 'notification', path: '/' });
     expect(res.cookies.find((c) => c.name === 'sid')?.value).toBe('');
@@ -275,16 +290,15 @@ describe('delete and purge', () => {
     const [profile] = await t.ctx.db.select().from(profiles).where(eq(profiles.userId, account.id));
     expect(profile.listed).toBe(false);
     expect(await t.ctx.db.select().from(sessions).where(eq(sessions.accountId, account.id))).toHaveLength(0);
-    expect((await call(null, `/api/getProfile/${account.id}`, undefined, 'GET')).statusCode).toBe(404);
+    expect((await as(t, null, SCREEN).get(`/api/getProfile/${account.id}`)).statusCode).toBe(404);
     // Deleted accounts cannot sign in, nor be switched to.
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { login: account.email, password: PASSWORD },
-      remoteAddress: addr(),
-    });
+    const login = await as(t).post(
+      '/api/auth/login',
+      { login: account.email, password: PASSWORD },
+      { remoteAddress: addr() },
+    );
     expect(login.statusCode).toBe(422);
-    expect((await call(other.session, '/api/auth/switch', { user_id: account.id })).statusCode).toBe(403);
+    expect((await as(t, other.session, SCREEN).post('/api/auth/switch', { user_id: account.id })).statusCode).toBe(403);
     await smtp.next(account.email, /account was deleted/i);
 
     // Not yet: the purge waits for purge_after.
@@ -319,9 +333,10 @@ describe('delete and purge', () => {
       currency: 'EUR',
       status: 'succeeded',
     });
-    expect((await call(session, `/api/account/${account.id}/delete`, { current_password: PASSWORD })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await as(t, session, SCREEN).post(`/api/account/${account.id}/delete`, { current_password: PASSWORD }))
+        .statusCode,
+    ).toBe(200);
     const result = await purgeDeletedAccounts(t.ctx, new Date(Date.now() + 15 * 86_400_000));
     expect(result.anonymized).toContain(account.id);
     const [row] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, account.id));

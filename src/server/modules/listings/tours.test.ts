@@ -6,8 +6,9 @@ import { and, eq } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listings } from '../../db/schema';
+import { as } from '../../test/as';
 import { atClock } from '../../test/clock';
-import { BERLIN, createAdvertiser, createSession, seedGeo } from '../../test/factories';
+import { BERLIN, createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import * as money from '../money/money.service';
 
@@ -38,18 +39,14 @@ async function advertiser(balance: number) {
   return { id: account.id, session: await createSession(t.ctx, account.id) };
 }
 
-type Session = Awaited<ReturnType<typeof createSession>>;
-const call = (session: Session, url: string, payload: object) =>
-  t.app.inject({ method: 'POST', url, ...session, payload });
-
 async function buyBerlin(a: { session: Session }, dates: { from?: string; until?: string }) {
-  const added = await call(a.session, '/api/payment/addToCart', {
+  const added = await as(t, a.session).post('/api/payment/addToCart', {
     uid: 'additional_location',
     city_id: BERLIN.id,
     ...dates,
   });
   expect(added.statusCode).toBe(200);
-  const paid = await call(a.session, '/api/payment/makePayment', {
+  const paid = await as(t, a.session).post('/api/payment/makePayment', {
     method: 'balance',
     idempotency_key: crypto.randomUUID(),
     expected_total: added.json().data.total,
@@ -58,11 +55,7 @@ async function buyBerlin(a: { session: Session }, dates: { from?: string; until?
 }
 
 const berlinCard = async (id: number) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/directory/getDirectory',
-    payload: { country: 'germany', place: 'berlin' },
-  });
+  const res = await as(t).post('/api/directory/getDirectory', { country: 'germany', place: 'berlin' });
   expect(res.statusCode).toBe(200);
   return (res.json().data as Array<{ id: number; on_tour: boolean; tour: unknown }>).find((i) => i.id === id);
 };
@@ -71,7 +64,7 @@ describe('tours (decision 0403)', () => {
   it('refuses dates outside the 30 paid days (422, nothing added), ends a tour listing with its last day in the city, renews from the paid end', async () => {
     const a = await advertiser(5000);
     const add = (dates: object) =>
-      call(a.session, '/api/payment/addToCart', { uid: 'additional_location', city_id: BERLIN.id, ...dates });
+      as(t, a.session).post('/api/payment/addToCart', { uid: 'additional_location', city_id: BERLIN.id, ...dates });
     // A tour three months away would be paid for days it is not in the city.
     const far = await add({ from: day(90), until: day(93) });
     expect(far.statusCode).toBe(422);
@@ -83,7 +76,9 @@ describe('tours (decision 0403)', () => {
     expect((await money.getCart(t.ctx, a.id)).items).toEqual([]);
     // The last paid day itself is inside.
     expect((await add({ from: day(28), until: day(30) })).statusCode).toBe(200);
-    await call(a.session, '/api/payment/removeCartItem', { uid: (await money.getCart(t.ctx, a.id)).items[0].uid });
+    await as(t, a.session).post('/api/payment/removeCartItem', {
+      uid: (await money.getCart(t.ctx, a.id)).items[0].uid,
+    });
 
     await buyBerlin(a, { from: day(5), until: day(8) });
     const [row] = await t.ctx.db
@@ -96,7 +91,7 @@ describe('tours (decision 0403)', () => {
 
     // The dates move within the paid days (and the listing's end with them), never beyond.
     const set = (from: string | null, until: string | null) =>
-      call(a.session, `/api/edit/setTourDates/${a.id}`, { listing_id: row.id, from, until });
+      as(t, a.session).post(`/api/edit/setTourDates/${a.id}`, { listing_id: row.id, from, until });
     expect((await set(day(10), day(31))).statusCode).toBe(422);
     expect((await set(day(10), day(20))).statusCode).toBe(200);
     const [moved] = await t.ctx.db.select().from(listings).where(eq(listings.id, row.id));

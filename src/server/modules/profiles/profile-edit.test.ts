@@ -5,13 +5,21 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, auditLog, cityNames, listings, profiles, profileStatsDaily } from '../../db/schema';
 import { addAdditionalListing } from '../listings/listings.service';
+import { as } from '../../test/as';
 import { atClock, hoursFromNow } from '../../test/clock';
-import { BERLIN, createAdvertiser, createSession, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
+import {
+  BERLIN,
+  createAdvertiser,
+  createSession,
+  LONDON,
+  MANCHESTER,
+  seedGeo,
+  type Session,
+} from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { multipart, picture } from '../../test/media-files';
 
 let t: TestApp;
-type Session = Awaited<ReturnType<typeof createSession>>;
 let admin: { id: number; session: Session };
 
 beforeAll(async () => {
@@ -41,21 +49,12 @@ async function newAdvertiser() {
   return { id: account.id, session: await createSession(t.ctx, account.id) };
 }
 
-const post = (url: string, session: Session | object, payload: object) =>
-  t.app.inject({ method: 'POST', url, ...session, payload });
-const get = (url: string, session: Session | object) => t.app.inject({ method: 'GET', url, ...session });
-const update = (session: Session, payload: object) => post('/api/update', session, payload);
+const update = (session: Session, payload: object) => as(t, session).post('/api/update', payload);
 const profileRow = async (id: number) => (await t.ctx.db.select().from(profiles).where(eq(profiles.userId, id)))[0];
 
 async function uploadAvatar(session: Session) {
   const form = multipart(await (await picture({ width: 400, height: 500 })).jpeg().toBuffer());
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/upload/photo/avatar',
-    cookies: session.cookies,
-    headers: { ...session.headers, ...form.headers },
-    payload: form.payload,
-  });
+  const res = await as(t, session).post('/api/upload/photo/avatar', form.payload, { headers: form.headers });
   expect(res.statusCode, res.body).toBe(200);
 }
 
@@ -69,12 +68,12 @@ async function listedAdvertiser(o: Parameters<typeof createAdvertiser>[1] = {}) 
 }
 
 async function directoryIds(country: string, place: string, category = 'escorts') {
-  const res = await post('/api/directory/getDirectory', {}, { category, country, place });
+  const res = await as(t).post('/api/directory/getDirectory', { category, country, place });
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().data as Array<{ id: number }>).map((i) => i.id);
 }
 async function searchIds(q: string) {
-  const res = await post('/api/directory/search', {}, { q });
+  const res = await as(t).post('/api/directory/search', { q });
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().data as Array<{ id: number }>).map((i) => i.id);
 }
@@ -205,13 +204,11 @@ describe('validation rules (spec section 5), each with its text, and nothing cha
 
   it('the blank message follows the page language', async () => {
     const { session } = await newAdvertiser();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/update',
-      ...session,
-      headers: { ...session.headers, 'x-language': 'de' },
-      payload: { section: 'phone', phone: '0201234' },
-    });
+    const res = await as(t, session).post(
+      '/api/update',
+      { section: 'phone', phone: '0201234' },
+      { headers: { 'x-language': 'de' } },
+    );
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.phone).toEqual(['Telefon muss im internationalen Format mit + am Anfang stehen.']);
   });
@@ -320,8 +317,8 @@ describe('who may edit', () => {
   it('getUpdateData of someone else is 403, of nobody 404', async () => {
     const owner = await newAdvertiser();
     const stranger = await newAdvertiser();
-    expect((await get(`/api/getUpdateData/${owner.id}`, stranger.session)).statusCode).toBe(403);
-    expect((await get(`/api/getUpdateData/2147483000`, admin.session)).statusCode).toBe(404);
+    expect((await as(t, stranger.session).get(`/api/getUpdateData/${owner.id}`)).statusCode).toBe(403);
+    expect((await as(t, admin.session).get(`/api/getUpdateData/2147483000`)).statusCode).toBe(404);
   });
 });
 
@@ -329,10 +326,10 @@ describe('profile completion: from registered to listed', () => {
   it('walks the required sections; after the last one the profile is in its city and in search at once', async () => {
     const { id, session } = await newAdvertiser();
     // The server's answer to the shell (spec section 1): not complete, so the completion path.
-    const me = await post('/api/app/getData/x', session, {});
+    const me = await as(t, session).post('/api/app/getData/x', {});
     expect(me.json().data ?? me.json()).toMatchObject({ complete: false });
 
-    let data = (await get(`/api/getUpdateData/${id}`, session)).json().data;
+    let data = (await as(t, session).get(`/api/getUpdateData/${id}`)).json().data;
     expect(data.missing).toEqual(['screenName', 'heading', 'gender', 'cityId', 'phone', 'about', 'avatar']);
 
     const steps: object[] = [
@@ -353,14 +350,14 @@ describe('profile completion: from registered to listed', () => {
     expect(await directoryIds('united-kingdom', 'manchester')).not.toContain(id);
 
     await uploadAvatar(session);
-    data = (await get(`/api/getUpdateData/${id}`, session)).json().data;
+    data = (await as(t, session).get(`/api/getUpdateData/${id}`)).json().data;
     expect(data).toMatchObject({ complete: true, listed: true, missing: [] });
     expect(await directoryIds('united-kingdom', 'manchester')).toContain(id);
     expect(await directoryIds('united-kingdom', 'manchester', 'trans')).toContain(id);
     expect(await directoryIds('united-kingdom', 'manchester', 'female')).not.toContain(id);
     expect(await searchIds('Quintessa')).toContain(id);
     expect(await searchIds('northern quarter')).toContain(id);
-    const user = (await post('/api/app/getData/x', session, {})).json();
+    const user = (await as(t, session).post('/api/app/getData/x', {})).json();
     expect(user.data ?? user).toMatchObject({ complete: true });
   });
 
@@ -401,38 +398,40 @@ describe('the switches of the ad take effect at once', () => {
     const { account, session } = await listedAdvertiser({ screenName: 'Philippa', city: MANCHESTER });
     const id = account.id;
     expect(await searchIds('Philippa')).toContain(id);
-    let res = await post(`/api/edit/setAttribute/${id}`, session, { attribute: 'ad_status', value: 'hidden' });
+    let res = await as(t, session).post(`/api/edit/setAttribute/${id}`, { attribute: 'ad_status', value: 'hidden' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({ attribute: 'ad_status', value: 'hidden' });
     expect(await directoryIds('united-kingdom', 'manchester')).not.toContain(id);
     expect(await searchIds('Philippa')).not.toContain(id);
-    expect((await get(`/api/getProfile/${id}`, {})).statusCode).toBe(404);
-    expect((await get('/sitemap-profiles-1.xml', {})).body).not.toContain(`/profile/${id}<`);
-    res = await post(`/api/edit/getAttribute/${id}`, session, { attribute: 'ad_status' });
+    expect((await as(t).get(`/api/getProfile/${id}`)).statusCode).toBe(404);
+    expect((await as(t).get('/sitemap-profiles-1.xml')).body).not.toContain(`/profile/${id}<`);
+    res = await as(t, session).post(`/api/edit/getAttribute/${id}`, { attribute: 'ad_status' });
     expect(res.json().data).toEqual({ attribute: 'ad_status', value: 'hidden' });
-    await post(`/api/edit/setAttribute/${id}`, session, { attribute: 'ad_status', value: 'visible' });
+    await as(t, session).post(`/api/edit/setAttribute/${id}`, { attribute: 'ad_status', value: 'visible' });
     expect(await directoryIds('united-kingdom', 'manchester')).toContain(id);
-    expect((await get('/sitemap-profiles-1.xml', {})).body).toContain(`/profile/${id}<`);
+    expect((await as(t).get('/sitemap-profiles-1.xml')).body).toContain(`/profile/${id}<`);
     expect(await searchIds('Philippa')).toContain(id);
   });
 
   it('the dominatrix listing puts the profile in /dom and takes it out again', async () => {
     const { account, session } = await listedAdvertiser({ city: MANCHESTER });
     expect(await directoryIds('united-kingdom', 'manchester', 'dom')).not.toContain(account.id);
-    await post(`/api/edit/setAttribute/${account.id}`, session, { attribute: 'dominatrix', value: true });
+    await as(t, session).post(`/api/edit/setAttribute/${account.id}`, { attribute: 'dominatrix', value: true });
     expect(await directoryIds('united-kingdom', 'manchester', 'dom')).toContain(account.id);
-    await post(`/api/edit/setAttribute/${account.id}`, session, { attribute: 'dominatrix', value: false });
+    await as(t, session).post(`/api/edit/setAttribute/${account.id}`, { attribute: 'dominatrix', value: false });
     expect(await directoryIds('united-kingdom', 'manchester', 'dom')).not.toContain(account.id);
   });
 
   it('comments off: a visitor can no longer comment', async () => {
     const { account, session } = await listedAdvertiser();
     const commenter = await newAdvertiser();
-    await post(`/api/edit/setAttribute/${account.id}`, session, { attribute: 'comments', value: false });
-    const res = await post(`/api/comments/${account.id}`, commenter.session, { body: 'Hello!' });
+    await as(t, session).post(`/api/edit/setAttribute/${account.id}`, { attribute: 'comments', value: false });
+    const res = await as(t, commenter.session).post(`/api/comments/${account.id}`, { body: 'Hello!' });
     expect(res.statusCode).toBe(403);
-    await post(`/api/edit/setAttribute/${account.id}`, session, { attribute: 'comments', value: true });
-    expect((await post(`/api/comments/${account.id}`, commenter.session, { body: 'Hello!' })).statusCode).toBe(200);
+    await as(t, session).post(`/api/edit/setAttribute/${account.id}`, { attribute: 'comments', value: true });
+    expect((await as(t, commenter.session).post(`/api/comments/${account.id}`, { body: 'Hello!' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses unknown attributes and wrong values', async () => {
@@ -445,13 +444,13 @@ describe('the switches of the ad take effect at once', () => {
       { attribute: 'comments', value: 'yes' },
       { attribute: 'dominatrix' },
     ]) {
-      const res = await post(`/api/edit/setAttribute/${account.id}`, session, body);
+      const res = await as(t, session).post(`/api/edit/setAttribute/${account.id}`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
     }
     expect(await profileRow(account.id)).toEqual(before);
-    expect((await post(`/api/edit/getAttribute/${account.id}`, session, { attribute: 'flagged' })).statusCode).toBe(
-      422,
-    );
+    expect(
+      (await as(t, session).post(`/api/edit/getAttribute/${account.id}`, { attribute: 'flagged' })).statusCode,
+    ).toBe(422);
   });
 });
 
@@ -466,7 +465,7 @@ describe('overview', () => {
       { profileId: account.id, day: twoDaysAgo, impressions: 5, views: 2, phoneReveals: 0 },
       { profileId: account.id, day: longAgo, impressions: 99, views: 99, phoneReveals: 99 },
     ]);
-    const res = await get(`/api/edit/getOverview/${account.id}/30`, session);
+    const res = await as(t, session).get(`/api/edit/getOverview/${account.id}/30`);
     expect(res.statusCode, res.body).toBe(200);
     const o = res.json().data;
     expect(o).toMatchObject({
@@ -484,22 +483,22 @@ describe('overview', () => {
     expect(o.stats[29]).toEqual({ day: today, impressions: 10, views: 3, phone_reveals: 1 });
     expect(o.stats[27]).toEqual({ day: twoDaysAgo, impressions: 5, views: 2, phone_reveals: 0 });
     expect(o.stats[0].impressions).toBe(0);
-    expect((await get(`/api/edit/getOverview/${account.id}/0`, session)).statusCode).toBe(404);
-    expect((await get(`/api/edit/getOverview/${account.id}/91`, session)).statusCode).toBe(404);
+    expect((await as(t, session).get(`/api/edit/getOverview/${account.id}/0`)).statusCode).toBe(404);
+    expect((await as(t, session).get(`/api/edit/getOverview/${account.id}/91`)).statusCode).toBe(404);
   });
 });
 
 describe('city picker and listings', () => {
   it('finds imported cities by name or slug, big ones first, optionally in one country', async () => {
     const { session } = await newAdvertiser();
-    let res = await get('/api/edit/findCities?q=man', session);
+    let res = await as(t, session).get('/api/edit/findCities?q=man');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.map((c: { name: string }) => c.name)).toEqual(['Manchester']);
-    res = await get('/api/edit/findCities?q=lon', session);
+    res = await as(t, session).get('/api/edit/findCities?q=lon');
     expect(res.json().data[0]).toMatchObject({ id: LONDON.id, country_code: 'GB', country_slug: 'united-kingdom' });
-    res = await get('/api/edit/findCities?q=ber&country=gb', session);
+    res = await as(t, session).get('/api/edit/findCities?q=ber&country=gb');
     expect(res.json().data).toEqual([]);
-    res = await get('/api/edit/findCities?q=%25', session);
+    res = await as(t, session).get('/api/edit/findCities?q=%25');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual([]);
   });
@@ -507,18 +506,17 @@ describe('city picker and listings', () => {
   it('finds and names a city in the page language where it has a name there (issue 13)', async () => {
     const { session } = await newAdvertiser();
     await t.ctx.db.insert(cityNames).values({ cityId: LONDON.id, lang: 'es', name: 'Londres' }).onConflictDoNothing();
-    const es = (path: string) =>
-      t.app.inject({ method: 'GET', url: path, ...session, headers: { ...session.headers, 'x-language': 'es' } });
+    const es = (path: string) => as(t, session).get(path, { headers: { 'x-language': 'es' } });
     let res = await es('/api/edit/findCities?q=londr');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data[0]).toMatchObject({ id: LONDON.id, name: 'Londres', slug: 'london' });
     res = await es('/api/edit/findCities?q=lon');
     expect(res.json().data[0]).toMatchObject({ id: LONDON.id, name: 'Londres' });
     // English pages keep the English name, and the Spanish one finds nothing there.
-    expect((await get('/api/edit/findCities?q=lon', session)).json().data[0]).toMatchObject({ name: 'London' });
-    expect((await get('/api/edit/findCities?q=londr', session)).json().data).toEqual([]);
-    expect((await get('/api/edit/findCities?q=', session)).statusCode).toBe(422);
-    expect((await get('/api/edit/findCities?q=lon', {})).statusCode).toBe(401);
+    expect((await as(t, session).get('/api/edit/findCities?q=lon')).json().data[0]).toMatchObject({ name: 'London' });
+    expect((await as(t, session).get('/api/edit/findCities?q=londr')).json().data).toEqual([]);
+    expect((await as(t, session).get('/api/edit/findCities?q=')).statusCode).toBe(422);
+    expect((await as(t).get('/api/edit/findCities?q=lon')).statusCode).toBe(401);
   });
 
   it('lists home and additional locations with tour dates and days left; tour dates are editable', async () => {
@@ -532,7 +530,7 @@ describe('city picker and listings', () => {
       until: null,
       now,
     });
-    let res = await get(`/api/edit/getListings/${account.id}`, session);
+    let res = await as(t, session).get(`/api/edit/getListings/${account.id}`);
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;
     expect(data.listings.map((l: { kind: string; city: { name: string } }) => [l.kind, l.city.name])).toEqual([
@@ -548,26 +546,26 @@ describe('city picker and listings', () => {
     expect(data.listings[0]).toMatchObject({ days_left: null, last_day: null });
 
     const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-    res = await post(`/api/edit/setTourDates/${account.id}`, session, {
+    res = await as(t, session).post(`/api/edit/setTourDates/${account.id}`, {
       listing_id: berlin.id,
       from: day(5),
       until: day(2),
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.until).toEqual(['The tour cannot end before it starts.']);
-    res = await post(`/api/edit/setTourDates/${account.id}`, session, {
+    res = await as(t, session).post(`/api/edit/setTourDates/${account.id}`, {
       listing_id: berlin.id,
       from: day(2),
       until: day(60),
     });
     expect(res.statusCode).toBe(422);
-    res = await post(`/api/edit/setTourDates/${account.id}`, session, {
+    res = await as(t, session).post(`/api/edit/setTourDates/${account.id}`, {
       listing_id: data.listings[0].id,
       from: null,
       until: null,
     });
     expect(res.statusCode).toBe(422);
-    res = await post(`/api/edit/setTourDates/${account.id}`, session, {
+    res = await as(t, session).post(`/api/edit/setTourDates/${account.id}`, {
       listing_id: berlin.id,
       from: day(2),
       until: day(5),
@@ -576,7 +574,7 @@ describe('city picker and listings', () => {
     // The listing now ends with the tour: its last day is the tour's.
     expect(res.json().data.listings[1]).toMatchObject({ tour_from: day(2), tour_until: day(5), last_day: day(5) });
     // Out-call: no dates.
-    res = await post(`/api/edit/setTourDates/${account.id}`, session, {
+    res = await as(t, session).post(`/api/edit/setTourDates/${account.id}`, {
       listing_id: berlin.id,
       from: null,
       until: null,
