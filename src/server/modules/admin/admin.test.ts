@@ -10,15 +10,17 @@ import { PHOTO_ID_RETENTION_DAYS } from '#shared/constants.ts';
 import { queryRows } from '../../db/client';
 import { auditLog, media, profiles, verificationRequests } from '../../db/schema';
 import { runDueJobs } from '../../lib/jobs';
-import { createAdvertiser, createSession, LONDON, GB, seedGeo } from '../../test/factories';
+import { as, type Requester } from '../../test/as';
+import { createAdvertiser, createSession, LONDON, GB, seedGeo, type Session } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { filesUnder, jpegWithGps, multipart } from '../../test/media-files';
 import { deleteExpiredPhotoIds } from '../verification/verification.service';
 import { adminJobHandlers } from './admin.mail';
 
 let t: TestApp;
-type Session = Awaited<ReturnType<typeof createSession>>;
 let admin: { id: number; session: Session };
+/** Requests as the admin, the panel's usual caller. */
+let asAdmin: Requester;
 const realNow = () => new Date();
 
 beforeAll(async () => {
@@ -26,6 +28,7 @@ beforeAll(async () => {
   await seedGeo(t.ctx);
   const account = (await createAdvertiser(t.ctx, { role: 'admin', username: 'root_admin' })).account;
   admin = { id: account.id, session: await createSession(t.ctx, account.id) };
+  asAdmin = as(t, admin.session);
 });
 afterAll(() => t.close());
 
@@ -34,18 +37,9 @@ async function advertiser(o: Parameters<typeof createAdvertiser>[1] = {}) {
   return { id: account.id, username: account.username, session: await createSession(t.ctx, account.id) };
 }
 
-const call = (method: 'GET' | 'POST', url: string, payload?: object, session: Session = admin.session) =>
-  t.app.inject({ method, url, ...session, ...(payload ? { payload } : {}) });
-
 async function upload(url: string, session: Session, body: Buffer) {
   const form = multipart(body);
-  const res = await t.app.inject({
-    method: 'POST',
-    url,
-    cookies: session.cookies,
-    headers: { ...session.headers, ...form.headers },
-    payload: form.payload,
-  });
+  const res = await as(t, session).post(url, form.payload, { headers: form.headers });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
@@ -76,7 +70,7 @@ describe('user search (no minimum length) and the admin modal', () => {
     });
     await t.ctx.db.update(profiles).set({ phone: '+49 151 2345 6789' }).where(eq(profiles.userId, b.id));
     const ids = async (q: string) =>
-      ((await call('POST', '/api/admin/search', { q })).json().data as Array<{ user_id: number }>).map(
+      ((await asAdmin.post('/api/admin/search', { q })).json().data as Array<{ user_id: number }>).map(
         (u) => u.user_id,
       );
 
@@ -99,7 +93,7 @@ describe('user search (no minimum length) and the admin modal', () => {
 
   it('getUserData answers user_id, screen_name, flagged and what the modal shows', async () => {
     const a = await advertiser({ screenName: 'Modal Mia' });
-    const res = await call('GET', `/api/admin/getUserData/${a.id}`);
+    const res = await asAdmin.get(`/api/admin/getUserData/${a.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({
       user_id: a.id,
@@ -110,7 +104,7 @@ describe('user search (no minimum length) and the admin modal', () => {
       media_count: 0,
       open_reports: 0,
     });
-    expect((await call('GET', '/api/admin/getUserData/2147483000')).statusCode).toBe(404);
+    expect((await asAdmin.get('/api/admin/getUserData/2147483000')).statusCode).toBe(404);
   });
 });
 
@@ -118,25 +112,24 @@ describe('flag', () => {
   it('hides the profile from directory, search, sitemap and its page at once; toggles back; audited', async () => {
     const a = await advertiser({ screenName: 'Flaggable Fiona', heading: 'Fiona in London' });
     const inDirectory = async () => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/directory/getDirectory',
-        payload: { category: 'escorts', country: GB.slug, place: LONDON.slug },
+      const res = await as(t).post('/api/directory/getDirectory', {
+        category: 'escorts',
+        country: GB.slug,
+        place: LONDON.slug,
       });
       expect(res.statusCode, res.body).toBe(200);
       return (res.json().data as Array<{ id: number }>).some((p) => p.id === a.id);
     };
     const inSearch = async () =>
-      (
-        (await t.app.inject({ method: 'POST', url: '/api/directory/search', payload: { q: 'fiona' } })).json()
-          .data as Array<{ id: number }>
-      ).some((p) => p.id === a.id);
-    const publicPage = async () => (await t.app.inject({ method: 'GET', url: `/api/getProfile/${a.id}` })).statusCode;
+      ((await as(t).post('/api/directory/search', { q: 'fiona' })).json().data as Array<{ id: number }>).some(
+        (p) => p.id === a.id,
+      );
+    const publicPage = async () => (await as(t).get(`/api/getProfile/${a.id}`)).statusCode;
     const sitemap = async () => {
-      const index = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
+      const index = await as(t).get('/sitemap.xml');
       const parts = [...index.body.matchAll(/<loc>[^<]*?(\/sitemap[^<]*)<\/loc>/g)].map((m) => m[1]);
       let all = '';
-      for (const p of parts) all += (await t.app.inject({ method: 'GET', url: p })).body;
+      for (const p of parts) all += (await as(t).get(p)).body;
       return all.includes(`/profile/${a.id}<`);
     };
 
@@ -145,7 +138,7 @@ describe('flag', () => {
     expect(await publicPage()).toBe(200);
     expect(await sitemap()).toBe(true);
 
-    const flagged = await call('POST', '/api/admin/flag', { user_id: a.id });
+    const flagged = await asAdmin.post('/api/admin/flag', { user_id: a.id });
     expect(flagged.statusCode, flagged.body).toBe(200);
     expect(flagged.json().data).toMatchObject({ user_id: a.id, flagged: true, listed: false });
     expect(await inDirectory()).toBe(false);
@@ -154,10 +147,10 @@ describe('flag', () => {
     expect(await sitemap()).toBe(false);
 
     // Without `flagged` it toggles; with it, it sets.
-    expect((await call('POST', '/api/admin/flag', { user_id: a.id })).json().data.flagged).toBe(false);
+    expect((await asAdmin.post('/api/admin/flag', { user_id: a.id })).json().data.flagged).toBe(false);
     expect(await inDirectory()).toBe(true);
-    expect((await call('POST', '/api/admin/flag', { user_id: a.id, flagged: true })).json().data.flagged).toBe(true);
-    expect((await call('POST', '/api/admin/flag', { user_id: a.id, flagged: true })).json().data.flagged).toBe(true);
+    expect((await asAdmin.post('/api/admin/flag', { user_id: a.id, flagged: true })).json().data.flagged).toBe(true);
+    expect((await asAdmin.post('/api/admin/flag', { user_id: a.id, flagged: true })).json().data.flagged).toBe(true);
 
     const lines = await auditOf(a.id);
     expect(lines.map((l) => l.action)).toEqual(['user.flag', 'user.unflag', 'user.flag', 'user.flag']);
@@ -171,15 +164,13 @@ describe('flag', () => {
   it('refuses unknown keys, a missing id and an advertiser, and then changes nothing', async () => {
     const a = await advertiser();
     const before = await auditOf(a.id);
-    const bad = await call('POST', '/api/admin/flag', { user_id: a.id, hidden: true });
+    const bad = await asAdmin.post('/api/admin/flag', { user_id: a.id, hidden: true });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toMatchObject({ message: expect.any(String), errors: expect.any(Object) });
-    expect((await call('POST', '/api/admin/flag', {})).statusCode).toBe(422);
-    expect((await call('POST', '/api/admin/flag', { user_id: 2147483000 })).statusCode).toBe(404);
-    expect((await call('POST', '/api/admin/flag', { user_id: a.id }, a.session)).statusCode).toBe(403);
-    expect(
-      (await t.app.inject({ method: 'POST', url: '/api/admin/flag', payload: { user_id: a.id } })).statusCode,
-    ).toBe(401);
+    expect((await asAdmin.post('/api/admin/flag', {})).statusCode).toBe(422);
+    expect((await asAdmin.post('/api/admin/flag', { user_id: 2147483000 })).statusCode).toBe(404);
+    expect((await as(t, a.session).post('/api/admin/flag', { user_id: a.id })).statusCode).toBe(403);
+    expect((await as(t).post('/api/admin/flag', { user_id: a.id })).statusCode).toBe(401);
     const [row] = await t.ctx.db.select().from(profiles).where(eq(profiles.userId, a.id));
     expect(row.flagged).toBe(false);
     expect(await auditOf(a.id)).toEqual(before);
@@ -203,13 +194,13 @@ describe('warn', () => {
     expect(noCsrf.statusCode).toBe(403);
     expect(mine().length).toBeGreaterThan(4);
 
-    const res = await call('GET', `/api/admin/warn/${a.id}`);
+    const res = await asAdmin.get(`/api/admin/warn/${a.id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ deleted: 2, user: { user_id: a.id, media_count: 0, avatar: null } });
     expect(mine()).toEqual([]);
     expect(await t.ctx.db.select().from(media).where(eq(media.userId, a.id))).toEqual([]);
 
-    const list = (await t.app.inject({ method: 'GET', url: '/api/notices', ...a.session })).json();
+    const list = (await as(t, a.session).get('/api/notices')).json();
     expect(list.data[0]).toMatchObject({ kind: 'warning', title: 'Warning from our moderators', read: false });
     expect(list.data[0].message).toMatch(/deleted all of your photos and videos/);
 
@@ -234,7 +225,7 @@ describe('verification by an admin', () => {
 
   it('a newer decision replaces the older one: "declined" does not stay unread beside "verified" (issue 23, item 6)', async () => {
     const a = await pendingRequest(41);
-    const first = await call('POST', '/api/admin/verify', {
+    const first = await asAdmin.post('/api/admin/verify', {
       request_id: a.requestId,
       decision: 'declined',
       reason: 'avatar_no_clear_face',
@@ -243,9 +234,9 @@ describe('verification by an admin', () => {
     await upload(`/api/edit/verify/${a.id}`, a.session, await jpegWithGps({ seed: 43 }));
     const rows = await t.ctx.db.select().from(verificationRequests).where(eq(verificationRequests.userId, a.id));
     const second = rows.find((r) => r.id !== a.requestId)!;
-    const ok = await call('POST', '/api/admin/verify', { request_id: second.id, decision: 'verified' });
+    const ok = await asAdmin.post('/api/admin/verify', { request_id: second.id, decision: 'verified' });
     expect(ok.statusCode, ok.body).toBe(200);
-    const list = (await t.app.inject({ method: 'GET', url: '/api/notices', ...a.session })).json();
+    const list = (await as(t, a.session).get('/api/notices')).json();
     const unread = (list.data as Array<{ kind: string; read: boolean }>).filter((n) => !n.read).map((n) => n.kind);
     expect(unread).toEqual(['verification_verified']);
     expect(list.unread).toBe(1);
@@ -256,7 +247,7 @@ describe('verification by an admin', () => {
   it('lists pending requests by default with the avatar and the private ID; verify and decline reach the advertiser', async () => {
     const one = await pendingRequest(31);
     const two = await pendingRequest(33);
-    const queue = await call('POST', '/api/admin/getVerificationData', {});
+    const queue = await asAdmin.post('/api/admin/getVerificationData', {});
     expect(queue.statusCode, queue.body).toBe(200);
     const items = queue.json().data as Array<{ id: number; photo_id_url: string; user: { avatar: unknown } }>;
     const ids = items.map((i) => i.id);
@@ -266,20 +257,20 @@ describe('verification by an admin', () => {
     expect(item.user.avatar).toMatchObject({ src: expect.stringMatching(/^\/media\//) });
 
     // Declining needs one of the six reasons.
-    const noReason = await call('POST', '/api/admin/verify', { request_id: two.requestId, decision: 'declined' });
+    const noReason = await asAdmin.post('/api/admin/verify', { request_id: two.requestId, decision: 'declined' });
     expect(noReason.statusCode).toBe(422);
     expect(noReason.json().errors.reason).toEqual(["Reason can't be blank!"]);
-    const badReason = await call('POST', '/api/admin/verify', {
+    const badReason = await asAdmin.post('/api/admin/verify', {
       request_id: two.requestId,
       decision: 'declined',
       reason: 'ugly',
     });
     expect(badReason.statusCode).toBe(422);
 
-    const ok = await call('POST', '/api/admin/verify', { request_id: one.requestId, decision: 'verified' });
+    const ok = await asAdmin.post('/api/admin/verify', { request_id: one.requestId, decision: 'verified' });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data).toMatchObject({ status: 'verified', decided_at: expect.any(String) });
-    const no = await call('POST', '/api/admin/verify', {
+    const no = await asAdmin.post('/api/admin/verify', {
       request_id: two.requestId,
       decision: 'declined',
       reason: 'avatar_no_clear_face',
@@ -287,16 +278,15 @@ describe('verification by an admin', () => {
     expect(no.json().data).toMatchObject({ status: 'declined', decline_reason: 'avatar_no_clear_face' });
     // Twice is refused.
     expect(
-      (await call('POST', '/api/admin/verify', { request_id: one.requestId, decision: 'verified' })).statusCode,
+      (await asAdmin.post('/api/admin/verify', { request_id: one.requestId, decision: 'verified' })).statusCode,
     ).toBe(422);
 
     const state = async (a: typeof one) =>
-      (await t.app.inject({ method: 'GET', url: `/api/edit/getVerification/${a.id}`, ...a.session })).json().data;
+      (await as(t, a.session).get(`/api/edit/getVerification/${a.id}`)).json().data;
     expect(await state(one)).toMatchObject({ status: 'verified', verified_at: expect.any(String) });
     expect((await state(two)).request).toMatchObject({ status: 'declined', decline_reason: 'avatar_no_clear_face' });
 
-    const noticeOf = async (a: typeof one) =>
-      (await t.app.inject({ method: 'GET', url: '/api/notices', ...a.session })).json().data[0];
+    const noticeOf = async (a: typeof one) => (await as(t, a.session).get('/api/notices')).json().data[0];
     expect(await noticeOf(one)).toMatchObject({ kind: 'verification_verified', title: 'Your profile is verified' });
     expect((await noticeOf(two)).message).toMatch(/does not show a clear face/);
 
@@ -309,7 +299,7 @@ describe('verification by an admin', () => {
     expect(declinedMail.subject).toBe('Verification declined');
     expect(declinedMail.text).toMatch(/does not show a clear face/);
 
-    const declined = await call('POST', '/api/admin/getVerificationData', { status: 'declined' });
+    const declined = await asAdmin.post('/api/admin/getVerificationData', { status: 'declined' });
     expect((declined.json().data as Array<{ id: number }>).map((i) => i.id)).toContain(two.requestId);
     const lines = await auditOf(two.id);
     expect(lines.find((l) => l.action === 'verification.declined')).toMatchObject({
@@ -325,7 +315,7 @@ describe('verification by an admin', () => {
     const decidedAt = new Date(Date.now() - 60 * 86_400_000);
     t.ctx.now = () => decidedAt;
     try {
-      const res = await call('POST', '/api/admin/verify', { request_id: a.requestId, decision: 'verified' });
+      const res = await asAdmin.post('/api/admin/verify', { request_id: a.requestId, decision: 'verified' });
       expect(res.statusCode, res.body).toBe(200);
     } finally {
       t.ctx.now = realNow;
@@ -349,7 +339,7 @@ describe('verification by an admin', () => {
     }
     const [row] = await t.ctx.db.select().from(verificationRequests).where(eq(verificationRequests.id, a.requestId));
     expect(row).toMatchObject({ status: 'verified', photoIdKey: null });
-    const queue = await call('POST', '/api/admin/getVerificationData', { status: 'verified' });
+    const queue = await asAdmin.post('/api/admin/getVerificationData', { status: 'verified' });
     expect(
       (queue.json().data as Array<{ id: number; photo_id_url: string | null }>).find((i) => i.id === a.requestId),
     ).toMatchObject({ photo_id_url: null });
@@ -370,7 +360,7 @@ describe('videos', () => {
     };
     const first = await make('one');
     const second = await make('two');
-    const list = await call('GET', '/api/admin/getVideos?page=1');
+    const list = await asAdmin.get('/api/admin/getVideos?page=1');
     expect(list.statusCode, list.body).toBe(200);
     const ids = (list.json().data as Array<{ id: number }>).map((v) => v.id);
     expect(ids.indexOf(first.mediaId)).toBeLessThan(ids.indexOf(second.mediaId));
@@ -378,20 +368,20 @@ describe('videos', () => {
       `/api/edit/videoFile/${first.id}`,
     );
 
-    expect((await call('POST', `/api/admin/verifyVideo/${first.mediaId}`, { decision: 'maybe' })).statusCode).toBe(422);
-    const ok = await call('POST', `/api/admin/verifyVideo/${first.mediaId}`, { decision: 'approved' });
+    expect((await asAdmin.post(`/api/admin/verifyVideo/${first.mediaId}`, { decision: 'maybe' })).statusCode).toBe(422);
+    const ok = await asAdmin.post(`/api/admin/verifyVideo/${first.mediaId}`, { decision: 'approved' });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data).toMatchObject({ id: first.mediaId, user_id: first.id, status: 'approved' });
-    const profile = (await t.app.inject({ method: 'GET', url: `/api/getProfile/${first.id}` })).json().profile;
+    const profile = (await as(t).get(`/api/getProfile/${first.id}`)).json().profile;
     expect(profile.video).toEqual(expect.stringContaining(first.key));
 
-    const no = await call('POST', `/api/admin/verifyVideo/${second.mediaId}`, {
+    const no = await asAdmin.post(`/api/admin/verifyVideo/${second.mediaId}`, {
       decision: 'rejected',
       reason: 'No face',
     });
     expect(no.json().data.status).toBe('rejected');
     expect(filesUnder(path.join(t.dataDir, 'media', 'private'))).not.toContain(second.key);
-    expect((await call('POST', `/api/admin/verifyVideo/${second.mediaId}`, { decision: 'approved' })).statusCode).toBe(
+    expect((await asAdmin.post(`/api/admin/verifyVideo/${second.mediaId}`, { decision: 'approved' })).statusCode).toBe(
       422,
     );
     expect((await auditOf(first.id)).map((l) => l.action)).toContain('video.approve');
@@ -411,12 +401,11 @@ describe('reports', () => {
     const report = async (reason: string, hoursAgo: number, n: number) => {
       t.ctx.now = () => new Date(base - hoursAgo * hour);
       try {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/directory/setFeedback',
-          payload: { data: { profile_id: target.id, reason, message: `report ${n}` } },
-          remoteAddress: `10.9.9.${n}`,
-        });
+        const res = await as(t).post(
+          '/api/directory/setFeedback',
+          { data: { profile_id: target.id, reason, message: `report ${n}` } },
+          { remoteAddress: `10.9.9.${n}` },
+        );
         expect(res.statusCode, res.body).toBe(200);
       } finally {
         t.ctx.now = realNow;
@@ -430,7 +419,7 @@ describe('reports', () => {
 
     t.ctx.now = () => new Date(base);
     try {
-      const res = await call('POST', '/api/admin/getReports', {});
+      const res = await asAdmin.post('/api/admin/getReports', {});
       expect(res.statusCode, res.body).toBe(200);
       const queue = res.json().data as Array<{
         reason: string;
@@ -455,24 +444,23 @@ describe('reports', () => {
   it('resolves with a note and an action (flag, hide, warn, none); twice is refused', async () => {
     const target = await advertiser();
     const send = async (reason: string) => {
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/directory/setFeedback',
-        payload: { data: { profile_id: target.id, reason } },
-        remoteAddress: `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-      });
-      const open = (await call('POST', '/api/admin/getReports', { status: 'open' })).json().data as Array<{
+      await as(t).post(
+        '/api/directory/setFeedback',
+        { data: { profile_id: target.id, reason } },
+        { remoteAddress: `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+      );
+      const open = (await asAdmin.post('/api/admin/getReports', { status: 'open' })).json().data as Array<{
         id: number;
         profile: { user_id: number } | null;
       }>;
       return open.find((r) => r.profile?.user_id === target.id)!.id;
     };
     const first = await send('may_be_under_18');
-    expect((await call('POST', '/api/admin/resolveReport', { report_id: first, action: 'flag' })).statusCode).toBe(422);
+    expect((await asAdmin.post('/api/admin/resolveReport', { report_id: first, action: 'flag' })).statusCode).toBe(422);
     expect(
-      (await call('POST', '/api/admin/resolveReport', { report_id: first, action: 'ban', note: 'x' })).statusCode,
+      (await asAdmin.post('/api/admin/resolveReport', { report_id: first, action: 'ban', note: 'x' })).statusCode,
     ).toBe(422);
-    const flagged = await call('POST', '/api/admin/resolveReport', {
+    const flagged = await asAdmin.post('/api/admin/resolveReport', {
       report_id: first,
       action: 'flag',
       note: 'Looks under age; asked for ID.',
@@ -485,11 +473,11 @@ describe('reports', () => {
       resolved_by: admin.id,
       profile: { user_id: target.id, flagged: true, listed: false },
     });
-    const again = await call('POST', '/api/admin/resolveReport', { report_id: first, action: 'none', note: 'again' });
+    const again = await asAdmin.post('/api/admin/resolveReport', { report_id: first, action: 'none', note: 'again' });
     expect(again.statusCode).toBe(422);
 
     const second = await send('spam');
-    const hidden = await call('POST', '/api/admin/resolveReport', {
+    const hidden = await asAdmin.post('/api/admin/resolveReport', {
       report_id: second,
       action: 'hide',
       note: 'Spam ad.',
@@ -500,7 +488,7 @@ describe('reports', () => {
 
     await upload('/api/upload/photo/gallery', target.session, await jpegWithGps({ seed: 51 }));
     const third = await send('fake_photos');
-    const warned = await call('POST', '/api/admin/resolveReport', {
+    const warned = await asAdmin.post('/api/admin/resolveReport', {
       report_id: third,
       action: 'warn',
       note: 'Stolen.',
@@ -508,7 +496,7 @@ describe('reports', () => {
     expect(warned.statusCode, warned.body).toBe(200);
     expect(await t.ctx.db.select().from(media).where(eq(media.userId, target.id))).toEqual([]);
 
-    const resolved = await call('POST', '/api/admin/getReports', { status: 'resolved' });
+    const resolved = await asAdmin.post('/api/admin/getReports', { status: 'resolved' });
     expect((resolved.json().data as Array<{ id: number }>).slice(0, 3).map((r) => r.id)).toEqual([
       third,
       second,
@@ -533,9 +521,9 @@ describe('audit log', () => {
 
   it('reads newest first, filtered by action family, actor, target and dates; names the people', async () => {
     const a = await advertiser({ screenName: 'Audited Ada' });
-    await call('POST', '/api/admin/flag', { user_id: a.id });
-    await call('POST', '/api/admin/flag', { user_id: a.id });
-    const res = await call('POST', '/api/admin/getAuditLog', { target_user_id: a.id });
+    await asAdmin.post('/api/admin/flag', { user_id: a.id });
+    await asAdmin.post('/api/admin/flag', { user_id: a.id });
+    const res = await asAdmin.post('/api/admin/getAuditLog', { target_user_id: a.id });
     expect(res.statusCode, res.body).toBe(200);
     const entries = res.json().data;
     expect(entries.map((e: { action: string }) => e.action)).toEqual(['user.unflag', 'user.flag']);
@@ -545,29 +533,29 @@ describe('audit log', () => {
       before: { flagged: false },
       after: { flagged: true },
     });
-    const family = (await call('POST', '/api/admin/getAuditLog', { action: 'user', target_user_id: a.id })).json().data;
+    const family = (await asAdmin.post('/api/admin/getAuditLog', { action: 'user', target_user_id: a.id })).json().data;
     expect(family).toHaveLength(2);
-    const exact = (await call('POST', '/api/admin/getAuditLog', { action: 'user.flag', target_user_id: a.id })).json()
+    const exact = (await asAdmin.post('/api/admin/getAuditLog', { action: 'user.flag', target_user_id: a.id })).json()
       .data;
     expect(exact).toHaveLength(1);
-    const byActor = (await call('POST', '/api/admin/getAuditLog', { actor_id: admin.id })).json().data;
+    const byActor = (await asAdmin.post('/api/admin/getAuditLog', { actor_id: admin.id })).json().data;
     expect(byActor.length).toBeGreaterThan(0);
-    const future = (await call('POST', '/api/admin/getAuditLog', { from: '2100-01-01' })).json().data;
+    const future = (await asAdmin.post('/api/admin/getAuditLog', { from: '2100-01-01' })).json().data;
     expect(future).toEqual([]);
-    expect((await call('POST', '/api/admin/getAuditLog', { action: "x' or 1=1" })).statusCode).toBe(422);
+    expect((await asAdmin.post('/api/admin/getAuditLog', { action: "x' or 1=1" })).statusCode).toBe(422);
   });
 
   it('records product price changes with before and after', async () => {
-    const res = await call('POST', '/api/admin/products', { code: 'standard_topup', price: 700 });
+    const res = await asAdmin.post('/api/admin/products', { code: 'standard_topup', price: 700 });
     expect(res.statusCode, res.body).toBe(200);
-    const [line] = (await call('POST', '/api/admin/getAuditLog', { action: 'money.product' })).json().data;
+    const [line] = (await asAdmin.post('/api/admin/getAuditLog', { action: 'money.product' })).json().data;
     expect(line).toMatchObject({ before: { price: 500 }, after: { price: 700 }, actor: { id: admin.id } });
   });
 });
 
 describe('overview', () => {
   it('counts and 30-day series', async () => {
-    const res = await call('GET', '/api/admin/getOverview');
+    const res = await asAdmin.get('/api/admin/getOverview');
     expect(res.statusCode, res.body).toBe(200);
     const o = res.json().data;
     expect(o.days).toHaveLength(30);

@@ -7,6 +7,7 @@ import { accountLinks, accounts, auditLog, authTokens, profiles, sessions } from
 import { CATALOGUE_DIR } from '../../lib/i18n';
 import { hashPassword } from '../../lib/password';
 import { hashToken } from '../../plugins/session';
+import { as, type Requester } from '../../test/as';
 import { atClock, hoursFromNow } from '../../test/clock';
 import { createAdvertiser, seedGeo, sessionFromResponse, signIn } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
@@ -17,12 +18,15 @@ import { linkIn, startTestSmtp, type TestSmtp } from '../../test/smtp';
 let t: TestApp;
 let smtp: TestSmtp;
 let seq = 0;
+/** A browser without a session, from one address unless a call names another. */
+let visitor: Requester;
 const PASSWORD = 'correct horse battery';
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
   t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: 'https://directory.example' });
   await seedGeo(t.ctx);
+  visitor = as(t, null, { remoteAddress: '10.9.9.9' });
 });
 afterAll(async () => {
   await t.close();
@@ -43,11 +47,8 @@ function newUser() {
   };
 }
 
-const post = (url: string, payload: object, extra: Record<string, unknown> = {}) =>
-  t.app.inject({ method: 'POST', url, payload, remoteAddress: '10.9.9.9', ...extra });
-
 async function register(user = newUser(), remoteAddress = addr()) {
-  const res = await post('/api/auth/register', user, { remoteAddress });
+  const res = await visitor.post('/api/auth/register', user, { remoteAddress });
   expect(res.statusCode, res.body).toBe(200);
   return { user, res, id: res.json().data.user_id as number, session: sessionFromResponse(res) };
 }
@@ -84,14 +85,17 @@ describe('register', () => {
     expect(JSON.stringify(tokens)).not.toContain(target.split('.')[1]);
 
     // The browser route /verify/{type}/{target} posts its two segments.
-    const verified = await post('/api/auth/verify', { type, target });
+    const verified = await visitor.post('/api/auth/verify', { type, target });
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json()).toMatchObject({ type: 'notification', icon: 'success' });
-    const data = await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...session });
+    const data = await as(t, session).post('/api/app/getData/x');
     expect(data.json()).toMatchObject({ user_id: id, email_verified: true });
     // A second click is harmless; a forged target is refused.
-    expect((await post('/api/auth/verify', { type, target })).statusCode).toBe(200);
-    const forged = await post('/api/auth/verify', { type, target: `${target.split('.')[0]}.${'A'.repeat(43)}` });
+    expect((await visitor.post('/api/auth/verify', { type, target })).statusCode).toBe(200);
+    const forged = await visitor.post('/api/auth/verify', {
+      type,
+      target: `${target.split('.')[0]}.${'A'.repeat(43)}`,
+    });
     expect(forged.statusCode).toBe(422);
   });
 
@@ -109,13 +113,13 @@ describe('register', () => {
     expect(await stamped(t.ctx.db.select().from(auditLog).where(eq(auditLog.targetUserId, id)))).toEqual([at]);
     await smtp.next(user.email, /confirm your email/i);
     // Still signed in at that clock: the session's last use is the app's moment, not the database's.
-    const me = await atClock(t.ctx, at, () => t.app.inject({ method: 'GET', url: `/api/account/${id}`, ...session }));
+    const me = await atClock(t.ctx, at, () => as(t, session).get(`/api/account/${id}`));
     expect(me.statusCode, me.body).toBe(200);
   });
 
   it('ignores nothing silently: role, verified or balance in the body are refused and nothing is created', async () => {
     const user = newUser();
-    const res = await post('/api/auth/register', { ...user, role: 'admin', balance: 100000, verified: true });
+    const res = await visitor.post('/api/auth/register', { ...user, role: 'admin', balance: 100000, verified: true });
     expect(res.statusCode).toBe(422);
     expect(JSON.stringify(res.json().errors)).toMatch(/role/);
     const rows = await t.ctx.db.select().from(accounts).where(eq(accounts.email, user.email));
@@ -127,7 +131,7 @@ describe('register', () => {
   });
 
   it('validates with the spec wording, the age, the password policy and uniqueness', async () => {
-    const blank = await post('/api/auth/register', {});
+    const blank = await visitor.post('/api/auth/register', {});
     expect(blank.statusCode).toBe(422);
     expect(blank.json().errors).toMatchObject({
       email: ["Email can't be blank!"],
@@ -137,22 +141,22 @@ describe('register', () => {
     });
     const today = new Date();
     const seventeen = `${today.getUTCFullYear() - 17}-01-01`;
-    const young = await post('/api/auth/register', { ...newUser(), date_of_birth: seventeen });
+    const young = await visitor.post('/api/auth/register', { ...newUser(), date_of_birth: seventeen });
     expect(young.json().errors.date_of_birth[0]).toMatch(/at least 18/);
-    const short = await post('/api/auth/register', { ...newUser(), password: 'short' });
+    const short = await visitor.post('/api/auth/register', { ...newUser(), password: 'short' });
     expect(short.json().errors.password[0]).toMatch(/at least 8/);
-    const common = await post(
+    const common = await visitor.post(
       '/api/auth/register',
       { ...newUser(), password: 'Password123' },
       { remoteAddress: addr() },
     );
     expect(common.statusCode).toBe(422);
     expect(common.json().errors.password[0]).toMatch(/too common/);
-    const terms = await post('/api/auth/register', { ...newUser(), terms: false });
+    const terms = await visitor.post('/api/auth/register', { ...newUser(), terms: false });
     expect(terms.json().errors.terms[0]).toMatch(/accept the terms/);
 
     const { user } = await register();
-    const again = await post(
+    const again = await visitor.post(
       '/api/auth/register',
       { ...newUser(), email: user.email.toUpperCase(), username: user.username.toUpperCase() },
       { remoteAddress: addr() },
@@ -173,12 +177,12 @@ describe('register', () => {
       ['qwertzuiop', /keyboard pattern|too common/],
     ];
     for (const [password, reason] of cases) {
-      const res = await post('/api/auth/register', { ...newUser(), password }, { remoteAddress: addr() });
+      const res = await visitor.post('/api/auth/register', { ...newUser(), password }, { remoteAddress: addr() });
       expect(res.statusCode, password).toBe(422);
       expect(Object.keys(res.json().errors)).toEqual(['password']);
       expect(res.json().errors.password[0]).toMatch(reason);
     }
-    const de = await post(
+    const de = await visitor.post(
       '/api/auth/register',
       { ...newUser(), password: 'Summer2024' },
       { remoteAddress: addr(), headers: { 'x-language': 'de' } },
@@ -186,14 +190,14 @@ describe('register', () => {
     expect(de.json().errors.password).toEqual([
       'Dieses Passwort ist zu leicht zu erraten. Bitte mach es länger, zum Beispiel mit ein paar weniger gebräuchlichen Wörtern.',
     ]);
-    const es = await post(
+    const es = await visitor.post(
       '/api/auth/register',
       { ...newUser(), password: 'aaaaaaaa' },
       { remoteAddress: addr(), headers: { 'x-language': 'es' } },
     );
     expect(es.json().errors.password[0]).toMatch(/repite caracteres/);
     // A password made of a few uncommon words passes.
-    const fine = await post(
+    const fine = await visitor.post(
       '/api/auth/register',
       { ...newUser(), password: 'velvet harbour lantern' },
       { remoteAddress: addr() },
@@ -207,7 +211,11 @@ describe('register', () => {
     const probes = [];
     for (let i = 0; i < 6; i++) {
       probes.push(
-        await post('/api/auth/register', { ...newUser(), email: user.email.toUpperCase() }, { remoteAddress: addr() }),
+        await visitor.post(
+          '/api/auth/register',
+          { ...newUser(), email: user.email.toUpperCase() },
+          { remoteAddress: addr() },
+        ),
       );
     }
     // Its own registration was the first of the five in this hour.
@@ -219,7 +227,7 @@ describe('register', () => {
     const byName = [];
     for (let i = 0; i < 6; i++) {
       byName.push(
-        (await post('/api/auth/register', { ...newUser(), username: user.username }, { remoteAddress: addr() }))
+        (await visitor.post('/api/auth/register', { ...newUser(), username: user.username }, { remoteAddress: addr() }))
           .statusCode,
       );
     }
@@ -233,14 +241,18 @@ describe('login and logout', () => {
   it('sends an admin home after sign-in, never to the completion screen (docs/decisions/0007)', async () => {
     const { user, id } = await register();
     await t.ctx.db.update(accounts).set({ role: 'admin' }).where(eq(accounts.id, id));
-    const res = await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() });
+    const res = await visitor.post(
+      '/api/auth/login',
+      { login: user.email, password: PASSWORD },
+      { remoteAddress: addr() },
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ data: { user_id: id, role: 'admin', complete: false }, path: '/' });
   });
 
   it('signs in by email or username, rotates the session, and signs out', async () => {
     const { user, id, session: first } = await register();
-    const byName = await post(
+    const byName = await visitor.post(
       '/api/auth/login',
       { login: user.username.toUpperCase(), password: PASSWORD },
       { ...first },
@@ -249,29 +261,29 @@ describe('login and logout', () => {
     const second = sessionFromResponse(byName);
     expect(second.cookies.sid).not.toBe(first.cookies.sid);
     // The session the browser had is gone.
-    const old = await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...first });
+    const old = await as(t, first).post('/api/app/getData/x');
     expect(old.statusCode).toBe(401);
 
-    const byEmail = await post('/api/auth/login', { login: user.email, password: PASSWORD });
+    const byEmail = await visitor.post('/api/auth/login', { login: user.email, password: PASSWORD });
     expect(byEmail.json()).toMatchObject({ data: { user_id: id }, path: `/edit/${id}?action=complete` });
     const third = sessionFromResponse(byEmail);
 
-    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', ...third });
+    const out = await as(t, third).post('/api/auth/logout');
     expect(out.json()).toEqual({ data: '/' });
     expect(out.cookies.find((c) => c.name === 'sid')?.value).toBe('');
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...third })).statusCode).toBe(401);
+    expect((await as(t, third).post('/api/app/getData/x')).statusCode).toBe(401);
     // Still signed in elsewhere.
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...second })).statusCode).toBe(200);
+    expect((await as(t, second).post('/api/app/getData/x')).statusCode).toBe(200);
   });
 
   it('answers the same for an unknown account and a wrong password', async () => {
     const { user } = await register();
-    const wrong = await post(
+    const wrong = await visitor.post(
       '/api/auth/login',
       { login: user.email, password: 'not the password' },
       { remoteAddress: addr() },
     );
-    const unknown = await post(
+    const unknown = await visitor.post(
       '/api/auth/login',
       { login: 'nobody@example.test', password: 'not the password' },
       { remoteAddress: addr() },
@@ -284,7 +296,7 @@ describe('login and logout', () => {
   it('stops brute force on one account with 429, from any address, and lets the owner in after the window', async () => {
     const { user, id } = await register();
     for (let i = 0; i < 5; i++) {
-      const res = await post(
+      const res = await visitor.post(
         '/api/auth/login',
         { login: user.username, password: `wrong-${i}` },
         { remoteAddress: addr() },
@@ -292,14 +304,19 @@ describe('login and logout', () => {
       expect(res.statusCode).toBe(422);
     }
     // The right password from a fresh address: the account is locked for the window anyway.
-    const blocked = await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() });
+    const blocked = await visitor.post(
+      '/api/auth/login',
+      { login: user.email, password: PASSWORD },
+      { remoteAddress: addr() },
+    );
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/Too many attempts/);
     // The client (or a script) is told when to come back.
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     await t.ctx.limiter.reset(`login:acct:id:${id}`);
     expect(
-      (await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() })).statusCode,
+      (await visitor.post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() }))
+        .statusCode,
     ).toBe(200);
   });
 
@@ -308,7 +325,7 @@ describe('login and logout', () => {
     let last = 0;
     for (let i = 0; i < 21; i++) {
       last = (
-        await post(
+        await visitor.post(
           '/api/auth/login',
           { login: `guess${i}@example.test`, password: 'password1234' },
           { remoteAddress: address },
@@ -317,7 +334,7 @@ describe('login and logout', () => {
     }
     expect(last).toBe(429);
     // Another address is not affected.
-    const other = await post(
+    const other = await visitor.post(
       '/api/auth/login',
       { login: 'guess@example.test', password: 'password1234' },
       { remoteAddress: addr() },
@@ -330,10 +347,19 @@ describe('login and logout', () => {
     const { account } = await createAdvertiser(t.ctx, { passwordHash });
     await t.ctx.db.update(accounts).set({ status: 'suspended' }).where(eq(accounts.id, account.id));
     expect(
-      (await post('/api/auth/login', { login: account.email, password: 'wrong password' }, { remoteAddress: addr() }))
-        .statusCode,
+      (
+        await visitor.post(
+          '/api/auth/login',
+          { login: account.email, password: 'wrong password' },
+          { remoteAddress: addr() },
+        )
+      ).statusCode,
     ).toBe(422);
-    const res = await post('/api/auth/login', { login: account.email, password: PASSWORD }, { remoteAddress: addr() });
+    const res = await visitor.post(
+      '/api/auth/login',
+      { login: account.email, password: PASSWORD },
+      { remoteAddress: addr() },
+    );
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toMatch(/suspended/);
   });
@@ -354,19 +380,19 @@ describe('login and logout', () => {
       payload: JSON.stringify({ login: user.username, password: PASSWORD }),
     });
     expect(text.statusCode).toBe(415);
-    const cross = await post(
+    const cross = await visitor.post(
       '/api/auth/login',
       { login: user.username, password: PASSWORD },
       { headers: { origin: 'https://evil.example' } },
     );
     expect(cross.statusCode).toBe(403);
-    const fetchMeta = await post(
+    const fetchMeta = await visitor.post(
       '/api/auth/login',
       { login: user.username, password: PASSWORD },
       { headers: { 'sec-fetch-site': 'cross-site' } },
     );
     expect(fetchMeta.statusCode).toBe(403);
-    const same = await post(
+    const same = await visitor.post(
       '/api/auth/login',
       { login: user.username, password: PASSWORD },
       { headers: { origin: 'http://localhost:80', host: 'localhost:80', 'sec-fetch-site': 'same-origin' } },
@@ -385,7 +411,7 @@ describe('login and logout', () => {
       headers: { 'x-csrf-token': 'x'.repeat(43) },
     });
     expect(wrong.statusCode).toBe(403);
-    const ok = await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session });
+    const ok = await as(t, session).post('/api/app/ping');
     expect(ok.statusCode).toBe(200);
   });
 });
@@ -410,7 +436,7 @@ describe("mails in the recipient's language (issue 13)", () => {
     it(`${lang}: the page's language is stored on the account and its mails are written in it`, async () => {
       const c = catalogue(lang);
       const user = newUser();
-      const res = await post('/api/auth/register', user, { remoteAddress: addr(), ...how });
+      const res = await visitor.post('/api/auth/register', user, { remoteAddress: addr(), ...how });
       expect(res.statusCode, res.body).toBe(200);
       const id = res.json().data.user_id as number;
       expect(res.json().data.language).toBe(lang);
@@ -430,7 +456,7 @@ describe("mails in the recipient's language (issue 13)", () => {
       }
 
       // A mail sent later, from a request in another language, still follows the account.
-      const forgot = await post(
+      const forgot = await visitor.post(
         '/api/auth/forgotPassword',
         { email: user.email },
         { remoteAddress: addr(), headers: { 'x-language': lang === 'en' ? 'de' : 'en' } },
@@ -445,14 +471,9 @@ describe("mails in the recipient's language (issue 13)", () => {
   it('the language switcher changes the language of the next mail; Portuguese is written in Portuguese', async () => {
     const { user, id, session } = await register();
     await smtp.next(user.email);
-    const saved = await t.app.inject({
-      method: 'POST',
-      url: `/api/account/${id}/language`,
-      payload: { language: 'pt' },
-      ...session,
-    });
+    const saved = await as(t, session).post(`/api/account/${id}/language`, { language: 'pt' });
     expect(saved.statusCode, saved.body).toBe(200);
-    await post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
+    await visitor.post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
     const reset = await smtp.next(user.email);
     expect(reset.subject).toBe(text(catalogue('pt'), 'resetPassword.subject'));
     expect(reset.subject).toBe('Redefina sua senha');
@@ -463,10 +484,14 @@ describe('forgot and reset password', () => {
   it('mails a single-use link; the new password works, the old one and the used link do not', async () => {
     const { user, id, session } = await register();
     await smtp.next(user.email, /confirm/i);
-    const res = await post('/api/auth/forgotPassword', { email: user.email.toUpperCase() }, { remoteAddress: addr() });
+    const res = await visitor.post(
+      '/api/auth/forgotPassword',
+      { email: user.email.toUpperCase() },
+      { remoteAddress: addr() },
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ type: 'notification' });
-    const unknown = await post(
+    const unknown = await visitor.post(
       '/api/auth/forgotPassword',
       { email: 'nobody-here@example.test' },
       { remoteAddress: addr() },
@@ -475,67 +500,76 @@ describe('forgot and reset password', () => {
 
     const mail = await smtp.next(user.email, /reset your password/i);
     const [, , tokenId, hash] = linkIn(mail, '/recover/').split('/');
-    const check = await post('/api/recover', { id: tokenId, hash });
+    const check = await visitor.post('/api/recover', { id: tokenId, hash });
     expect(check.statusCode, check.body).toBe(200);
     expect(check.json().data.valid).toBe(true);
     expect(new Date(check.json().data.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
 
     // A refused password does not use the link up.
-    const weak = await post('/api/auth/resetPassword', { id: tokenId, hash, password: 'iloveyou1' });
+    const weak = await visitor.post('/api/auth/resetPassword', { id: tokenId, hash, password: 'iloveyou1' });
     expect(weak.statusCode).toBe(422);
     expect(weak.json().errors.password[0]).toMatch(/too common/);
-    const guessable = await post('/api/auth/resetPassword', { id: tokenId, hash, password: 'Summer2024' });
+    const guessable = await visitor.post('/api/auth/resetPassword', { id: tokenId, hash, password: 'Summer2024' });
     expect(guessable.json().errors).toEqual({ password: [expect.stringMatching(/too easy to guess/)] });
 
     const NEW = 'a brand new passphrase';
-    const reset = await post('/api/auth/resetPassword', { id: tokenId, hash, password: NEW });
+    const reset = await visitor.post('/api/auth/resetPassword', { id: tokenId, hash, password: NEW });
     expect(reset.statusCode, reset.body).toBe(200);
     expect(reset.json()).toMatchObject({ type: 'notification', path: '/login' });
     await smtp.next(user.email, /password was changed/i);
 
     // Every session ended; the old password is refused, the new one works.
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...session })).statusCode).toBe(401);
+    expect((await as(t, session).post('/api/app/getData/x')).statusCode).toBe(401);
     expect(
-      (await post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() })).statusCode,
+      (await visitor.post('/api/auth/login', { login: user.email, password: PASSWORD }, { remoteAddress: addr() }))
+        .statusCode,
     ).toBe(422);
-    const login = await post('/api/auth/login', { login: user.email, password: NEW }, { remoteAddress: addr() });
+    const login = await visitor.post(
+      '/api/auth/login',
+      { login: user.email, password: NEW },
+      { remoteAddress: addr() },
+    );
     expect(login.statusCode).toBe(200);
     expect(login.json().data).toMatchObject({ user_id: id, email_verified: true });
 
     // The link worked once.
-    const again = await post('/api/auth/resetPassword', { id: tokenId, hash, password: 'another new passphrase' });
+    const again = await visitor.post('/api/auth/resetPassword', {
+      id: tokenId,
+      hash,
+      password: 'another new passphrase',
+    });
     expect(again.statusCode).toBe(422);
     expect(again.json().errors.hash[0]).toMatch(/invalid or has expired/);
-    expect((await post('/api/recover', { id: tokenId, hash })).statusCode).toBe(422);
+    expect((await visitor.post('/api/recover', { id: tokenId, hash })).statusCode).toBe(422);
   });
 
   it('a link expires after one hour and a newer link retires the older', async () => {
     const { user } = await register();
-    await post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
+    await visitor.post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
     const first = linkIn(await smtp.next(user.email, /reset/i), '/recover/').split('/');
-    await post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
+    await visitor.post('/api/auth/forgotPassword', { email: user.email }, { remoteAddress: addr() });
     const second = linkIn(await smtp.next(user.email, /reset/i), '/recover/').split('/');
-    expect((await post('/api/recover', { id: first[2], hash: first[3] })).statusCode).toBe(422);
-    expect((await post('/api/recover', { id: second[2], hash: second[3] })).statusCode).toBe(200);
+    expect((await visitor.post('/api/recover', { id: first[2], hash: first[3] })).statusCode).toBe(422);
+    expect((await visitor.post('/api/recover', { id: second[2], hash: second[3] })).statusCode).toBe(200);
     await t.ctx.db
       .update(authTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(authTokens.id, Number(second[2])));
-    expect((await post('/api/recover', { id: second[2], hash: second[3] })).statusCode).toBe(422);
+    expect((await visitor.post('/api/recover', { id: second[2], hash: second[3] })).statusCode).toBe(422);
   });
 
   it('limits reset mails per address with 429, whether the account exists or not', async () => {
     const email = `flood${seq++}@example.test`;
     const codes = [];
     for (let i = 0; i < 4; i++)
-      codes.push((await post('/api/auth/forgotPassword', { email }, { remoteAddress: addr() })).statusCode);
+      codes.push((await visitor.post('/api/auth/forgotPassword', { email }, { remoteAddress: addr() })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429]);
   });
 
   it('answers known and unknown addresses alike (timing is measured in bench/auth-timing.bench.ts)', async () => {
     const { user } = await register();
     const answer = async (email: string) => {
-      const res = await post('/api/auth/forgotPassword', { email }, { remoteAddress: addr() });
+      const res = await visitor.post('/api/auth/forgotPassword', { email }, { remoteAddress: addr() });
       return { status: res.statusCode, body: res.json(), cookies: res.headers['set-cookie'] ?? null };
     };
     await t.ctx.limiter.reset(`forgot:email:${user.email}`);
@@ -551,31 +585,25 @@ describe('setNewPassword (signed in)', () => {
   it('needs the current password, keeps this session and ends the others', async () => {
     const { user, session } = await register();
     const other = await signIn(t.app, user.email, PASSWORD, addr());
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/setNewPassword',
-      payload: { current_password: 'not it at all', password: 'my next passphrase' },
-      ...session,
+    const wrong = await as(t, session).post('/api/auth/setNewPassword', {
+      current_password: 'not it at all',
+      password: 'my next passphrase',
     });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.current_password).toEqual(['The current password is not correct.']);
-    const weak = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/setNewPassword',
-      payload: { current_password: PASSWORD, password: 'aaaaaaaa' },
-      ...session,
+    const weak = await as(t, session).post('/api/auth/setNewPassword', {
+      current_password: PASSWORD,
+      password: 'aaaaaaaa',
     });
     expect(weak.statusCode).toBe(422);
     expect(weak.json().errors).toEqual({ password: [expect.stringMatching(/repeats characters/)] });
-    const ok = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/setNewPassword',
-      payload: { current_password: PASSWORD, password: 'my next passphrase' },
-      ...session,
+    const ok = await as(t, session).post('/api/auth/setNewPassword', {
+      current_password: PASSWORD,
+      password: 'my next passphrase',
     });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...session })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...other })).statusCode).toBe(401);
+    expect((await as(t, session).post('/api/app/getData/x')).statusCode).toBe(200);
+    expect((await as(t, other).post('/api/app/getData/x')).statusCode).toBe(401);
     const mail = await smtp.next(user.email, /password was changed/i);
     expect(mail.text).toMatch(/every other session/);
   });
@@ -584,11 +612,9 @@ describe('setNewPassword (signed in)', () => {
     const { session } = await register();
     const codes = [];
     for (let i = 0; i < 6; i++) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/setNewPassword',
-        payload: { current_password: `guess number ${i}`, password: 'my next passphrase' },
-        ...session,
+      const res = await as(t, session).post('/api/auth/setNewPassword', {
+        current_password: `guess number ${i}`,
+        password: 'my next passphrase',
       });
       codes.push(res.statusCode);
     }
@@ -600,74 +626,47 @@ describe('connect and switch', () => {
   it('links an account proven by its password, both ways, and switches without a password', async () => {
     const a = await register();
     const b = await register();
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/connect',
-      payload: { login: b.user.email, password: 'not b password' },
-      ...a.session,
-    });
+    const wrong = await as(t, a.session).post('/api/auth/connect', { login: b.user.email, password: 'not b password' });
     expect(wrong.statusCode).toBe(422);
-    const self = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/connect',
-      payload: { login: a.user.email, password: PASSWORD },
-      ...a.session,
-    });
+    const self = await as(t, a.session).post('/api/auth/connect', { login: a.user.email, password: PASSWORD });
     expect(self.statusCode).toBe(422);
 
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/connect',
-      payload: { login: b.user.username, password: PASSWORD },
-      ...a.session,
-    });
+    const res = await as(t, a.session).post('/api/auth/connect', { login: b.user.username, password: PASSWORD });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual([{ user_id: b.id, username: b.user.username, screen_name: null }]);
     const rows = await t.ctx.db.select().from(accountLinks).where(eq(accountLinks.accountId, b.id));
     expect(rows.map((r) => r.linkedAccountId)).toEqual([a.id]);
 
-    const sw = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/switch',
-      payload: { user_id: b.id },
-      ...a.session,
-    });
+    const sw = await as(t, a.session).post('/api/auth/switch', { user_id: b.id });
     expect(sw.statusCode, sw.body).toBe(200);
     expect(sw.json().data.user_id).toBe(b.id);
     const asB = sessionFromResponse(sw);
     expect(asB.cookies.sid).not.toBe(a.session.cookies.sid);
     // The old session is gone (rotated), the new one is B.
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...a.session })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...asB })).json().user_id).toBe(b.id);
-    const links = await t.app.inject({ method: 'GET', url: '/api/auth/links', ...asB });
+    expect((await as(t, a.session).post('/api/app/getData/x')).statusCode).toBe(401);
+    expect((await as(t, asB).post('/api/app/getData/x')).json().user_id).toBe(b.id);
+    const links = await as(t, asB).get('/api/auth/links');
     expect(links.json().data.map((l: { user_id: number }) => l.user_id)).toEqual([a.id]);
     // And back.
-    const back = await t.app.inject({ method: 'POST', url: '/api/auth/switch', payload: { user_id: a.id }, ...asB });
+    const back = await as(t, asB).post('/api/auth/switch', { user_id: a.id });
     expect(back.json().data.user_id).toBe(a.id);
   });
 
   it('refuses a switch to an account that is not linked', async () => {
     const a = await register();
     const { account: c } = await createAdvertiser(t.ctx);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/switch',
-      payload: { user_id: c.id },
-      ...a.session,
-    });
+    const res = await as(t, a.session).post('/api/auth/switch', { user_id: c.id });
     expect(res.statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/getData/x', ...a.session })).json().user_id).toBe(a.id);
+    expect((await as(t, a.session).post('/api/app/getData/x')).json().user_id).toBe(a.id);
   });
 });
 
 describe('a change of password or email, a reset or a deletion ends every way into the account', () => {
   type Session = ReturnType<typeof sessionFromResponse>;
-  const as = (session: Session, url: string, payload?: object, method: 'GET' | 'POST' = 'POST') =>
-    t.app.inject({ method, url, ...(payload ? { payload } : {}), ...session });
 
   const changes: Record<string, (victim: Awaited<ReturnType<typeof register>>) => Promise<Session | null>> = {
     'password change': async (v) => {
-      const res = await as(v.session, '/api/auth/setNewPassword', {
+      const res = await as(t, v.session).post('/api/auth/setNewPassword', {
         current_password: PASSWORD,
         password: 'my next passphrase',
       });
@@ -675,24 +674,24 @@ describe('a change of password or email, a reset or a deletion ends every way in
       return v.session;
     },
     'password reset': async (v) => {
-      await post('/api/auth/forgotPassword', { email: v.user.email }, { remoteAddress: addr() });
+      await visitor.post('/api/auth/forgotPassword', { email: v.user.email }, { remoteAddress: addr() });
       const [, , id, hash] = linkIn(await smtp.next(v.user.email, /reset your password/i), '/recover/').split('/');
-      const res = await post('/api/auth/resetPassword', { id, hash, password: 'a brand new passphrase' });
+      const res = await visitor.post('/api/auth/resetPassword', { id, hash, password: 'a brand new passphrase' });
       expect(res.statusCode, res.body).toBe(200);
       return null;
     },
     'email change': async (v) => {
       const email = `moved_${v.user.username}@example.test`;
-      const res = await as(v.session, `/api/account/${v.id}/email`, { email, current_password: PASSWORD });
+      const res = await as(t, v.session).post(`/api/account/${v.id}/email`, { email, current_password: PASSWORD });
       expect(res.statusCode, res.body).toBe(200);
       const [, , type, target] = linkIn(await smtp.next(email, /confirm your new email/i), '/verify/email/').split('/');
       // Opened in the owner's signed-in browser: that session stays.
-      const opened = await as(v.session, '/api/auth/verify', { type, target });
+      const opened = await as(t, v.session).post('/api/auth/verify', { type, target });
       expect(opened.statusCode, opened.body).toBe(200);
       return v.session;
     },
     deletion: async (v) => {
-      const res = await as(v.session, `/api/account/${v.id}/delete`, { current_password: PASSWORD });
+      const res = await as(t, v.session).post(`/api/account/${v.id}/delete`, { current_password: PASSWORD });
       expect(res.statusCode, res.body).toBe(200);
       return null;
     },
@@ -702,10 +701,13 @@ describe('a change of password or email, a reset or a deletion ends every way in
     const victim = await register();
     const attacker = await register();
     // The attacker once knew the victim's password: linked the account, and kept a session of it.
-    const connected = await as(attacker.session, '/api/auth/connect', { login: victim.user.email, password: PASSWORD });
+    const connected = await as(t, attacker.session).post('/api/auth/connect', {
+      login: victim.user.email,
+      password: PASSWORD,
+    });
     expect(connected.statusCode, connected.body).toBe(200);
     const stolen = await signIn(t.app, victim.user.email, PASSWORD, addr());
-    const switched = await as(attacker.session, '/api/auth/switch', { user_id: victim.id });
+    const switched = await as(t, attacker.session).post('/api/auth/switch', { user_id: victim.id });
     expect(switched.statusCode, switched.body).toBe(200);
     const intoVictim = sessionFromResponse(switched);
     // A second browser of the attacker's, signed in to the attacker's own account.
@@ -713,14 +715,14 @@ describe('a change of password or email, a reset or a deletion ends every way in
 
     const kept = await changes[change](victim);
 
-    for (const s of [stolen, intoVictim]) expect((await as(s, '/api/app/getData/x')).statusCode).toBe(401);
-    if (kept) expect((await as(kept, '/api/app/getData/x')).json().user_id).toBe(victim.id);
+    for (const s of [stolen, intoVictim]) expect((await as(t, s).post('/api/app/getData/x')).statusCode).toBe(401);
+    if (kept) expect((await as(t, kept).post('/api/app/getData/x')).json().user_id).toBe(victim.id);
     // The attacker's own account is still signed in, but no longer reaches the victim's.
-    const links = await as(attackerNow, '/api/auth/links', undefined, 'GET');
+    const links = await as(t, attackerNow).get('/api/auth/links');
     expect(links.statusCode).toBe(200);
     expect(links.json().data).toEqual([]);
-    expect((await as(attackerNow, '/api/auth/switch', { user_id: victim.id })).statusCode).toBe(403);
-    expect((await as(attackerNow, `/api/account/${victim.id}`, undefined, 'GET')).statusCode).toBe(403);
+    expect((await as(t, attackerNow).post('/api/auth/switch', { user_id: victim.id })).statusCode).toBe(403);
+    expect((await as(t, attackerNow).get(`/api/account/${victim.id}`)).statusCode).toBe(403);
     const rows = await t.ctx.db.select().from(accountLinks).where(eq(accountLinks.linkedAccountId, victim.id));
     expect(rows).toEqual([]);
   });
@@ -729,9 +731,9 @@ describe('a change of password or email, a reset or a deletion ends every way in
 describe('online ping', () => {
   it('records last seen at most once a minute', async () => {
     const { id, session } = await register();
-    const first = await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session });
+    const first = await as(t, session).post('/api/app/ping');
     expect(first.json()).toEqual({ data: { online: true, recorded: true } });
-    const second = await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session });
+    const second = await as(t, session).post('/api/app/ping');
     expect(second.json().data.recorded).toBe(false);
     const [row] = await t.ctx.db.select({ seen: accounts.lastSeenAt }).from(accounts).where(eq(accounts.id, id));
     expect(Date.now() - row.seen!.getTime()).toBeLessThan(60_000);
@@ -739,8 +741,8 @@ describe('online ping', () => {
       .update(accounts)
       .set({ lastSeenAt: new Date(Date.now() - 61_000) })
       .where(eq(accounts.id, id));
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/ping', ...session })).json().data.recorded).toBe(true);
-    expect((await t.app.inject({ method: 'POST', url: '/api/app/ping' })).statusCode).toBe(401);
+    expect((await as(t, session).post('/api/app/ping')).json().data.recorded).toBe(true);
+    expect((await as(t).post('/api/app/ping')).statusCode).toBe(401);
   });
 });
 
@@ -765,7 +767,7 @@ describe('declared answers (issue 7, item 3)', () => {
   }
 
   it('every auth and account call names its answer per status in /api/docs.json', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs.json' })).json<{
+    const doc = (await as(t).get('/api/docs.json')).json<{
       paths: Record<string, Record<string, Operation>>;
     }>();
     const ours = Object.entries(doc.paths).filter(([p]) => /^\/api\/(auth\/|recover$|account\/)/.test(p));
@@ -781,7 +783,7 @@ describe('declared answers (issue 7, item 3)', () => {
 
   it('sends the columns the schema names and nothing else, and keyed messages in the page language', async () => {
     const { id, session } = await register();
-    const res = await t.app.inject({ method: 'GET', url: `/api/account/${id}`, ...session });
+    const res = await as(t, session).get(`/api/account/${id}`);
     expect(Object.keys(res.json().data).sort()).toEqual(
       [
         'user_id',
@@ -796,7 +798,7 @@ describe('declared answers (issue 7, item 3)', () => {
         'created_at',
       ].sort(),
     );
-    const wrong = await post(
+    const wrong = await visitor.post(
       '/api/auth/login',
       { login: 'nobody@example.test', password: 'wrong password here' },
       { remoteAddress: addr(), headers: { 'x-language': 'es' } },

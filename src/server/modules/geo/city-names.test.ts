@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { cities, listings } from '../../db/schema';
+import { as } from '../../test/as';
 import { BERLIN, createAdvertiser, LONDON, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp, buildPagesApp } from '../../test/helpers';
 import { refreshCountryPrimary } from '../listings/listings.service';
@@ -52,12 +53,11 @@ afterAll(async () => {
 });
 
 const navigation = async (lang: string) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/directory/getNavigation',
-    headers: { 'x-language': lang },
-    payload: { category: 'escorts', country: 'germany' },
-  });
+  const res = await as(t).post(
+    '/api/directory/getNavigation',
+    { category: 'escorts', country: 'germany' },
+    { headers: { 'x-language': lang } },
+  );
   expect(res.statusCode).toBe(200);
   return res.json() as { places: Array<{ slug: string; name: string }> };
 };
@@ -98,61 +98,44 @@ describe('city names in the reader language', () => {
   });
 
   it('names the city of list items, search results and the feed', async () => {
-    const list = await t.app.inject({
-      method: 'POST',
-      url: '/api/directory/getDirectory',
-      headers: { 'x-language': 'de' },
-      payload: { category: 'escorts', country: 'germany', place: 'munich' },
-    });
+    const list = await as(t).post(
+      '/api/directory/getDirectory',
+      { category: 'escorts', country: 'germany', place: 'munich' },
+      { headers: { 'x-language': 'de' } },
+    );
     expect(list.json().data.map((i: { user: { city: string } }) => i.user.city)).toEqual(['München']);
     expect(list.headers.vary).toContain('x-language');
-    const search = await t.app.inject({
-      method: 'POST',
-      url: '/api/directory/search',
-      headers: { 'x-language': 'es' },
-      payload: { q: 'Anna' },
-    });
+    const search = await as(t).post('/api/directory/search', { q: 'Anna' }, { headers: { 'x-language': 'es' } });
     expect(search.json().data[0].user.city).toBe('Múnich');
-    const feed = await t.app.inject({
-      method: 'GET',
-      url: '/api/directory/feed/profiles',
-      headers: { 'x-language': 'de' },
-    });
+    const feed = await as(t).get('/api/directory/feed/profiles', { headers: { 'x-language': 'de' } });
     const entry = feed.json().data.find((e: { profile: { id: number } }) => e.profile.id === anna);
     expect(entry.profile.user.city).toBe('München');
   });
 
   it('names the profile city and its country in the reader language', async () => {
-    const get = async (lang: string) =>
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/getProfile/${anna}?track=0`,
-          headers: { 'x-language': lang },
-        })
-      ).json().profile as { city: { name: string; slug: string; country: string }; tours: Array<{ city: string }> };
-    expect((await get('de')).city).toMatchObject({ name: 'München', slug: 'munich', country: 'Deutschland' });
-    expect((await get('es')).city).toMatchObject({ name: 'Múnich', slug: 'munich', country: 'Alemania' });
-    expect((await get('en')).city).toMatchObject({ name: 'Munich', slug: 'munich', country: 'Germany' });
-    const bea_ = await t.app.inject({
-      method: 'GET',
-      url: `/api/getProfile/${bea}?track=0`,
-      headers: { 'x-language': 'es' },
-    });
+    const profileIn = async (lang: string) =>
+      (await as(t).get(`/api/getProfile/${anna}?track=0`, { headers: { 'x-language': lang } })).json().profile as {
+        city: { name: string; slug: string; country: string };
+        tours: Array<{ city: string }>;
+      };
+    expect((await profileIn('de')).city).toMatchObject({ name: 'München', slug: 'munich', country: 'Deutschland' });
+    expect((await profileIn('es')).city).toMatchObject({ name: 'Múnich', slug: 'munich', country: 'Alemania' });
+    expect((await profileIn('en')).city).toMatchObject({ name: 'Munich', slug: 'munich', country: 'Germany' });
+    const bea_ = await as(t).get(`/api/getProfile/${bea}?track=0`, { headers: { 'x-language': 'es' } });
     expect(bea_.json().profile.city.country).toBe('Alemania');
   });
 
   it('renders the server pages with the names of their language', async () => {
-    const de = (await app.inject({ method: 'GET', url: '/escorts/germany?lang=de' })).body;
+    const de = (await as(app).get('/escorts/germany?lang=de')).body;
     expect(de).toMatch(/<a [^>]*href="\/escorts\/germany\/munich"[^>]*>[^<]*München/);
-    const es = (await app.inject({ method: 'GET', url: '/escorts/germany?lang=es' })).body;
+    const es = (await as(app).get('/escorts/germany?lang=es')).body;
     expect(es).toMatch(/<a [^>]*href="\/escorts\/germany\/munich"[^>]*>[^<]*Múnich/);
-    const en = (await app.inject({ method: 'GET', url: '/escorts/germany' })).body;
+    const en = (await as(app).get('/escorts/germany')).body;
     expect(en).toMatch(/<a [^>]*href="\/escorts\/germany\/munich"[^>]*>[^<]*Munich/);
     expect(en).not.toContain('München');
-    const city = (await app.inject({ method: 'GET', url: '/escorts/germany/munich?lang=de' })).body;
+    const city = (await as(app).get('/escorts/germany/munich?lang=de')).body;
     expect(city).toContain('<title>Escorts in München, Deutschland');
-    const profile = (await app.inject({ method: 'GET', url: `/profile/${anna}?lang=es` })).body;
+    const profile = (await as(app).get(`/profile/${anna}?lang=es`)).body;
     expect(profile).toContain('Múnich');
     expect(profile).toContain('Alemania');
     expect(profile).not.toContain('Germany');

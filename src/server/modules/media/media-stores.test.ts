@@ -10,6 +10,7 @@ import { media, verificationRequests } from '../../db/schema';
 import { runDueJobs } from '../../lib/jobs';
 import { jobHandlers } from '../../tasks';
 import type { MediaStore, Visibility } from '../../lib/media-store';
+import { as } from '../../test/as';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { jpegWithGps, multipart, videoWithLocation } from '../../test/media-files';
@@ -60,16 +61,8 @@ describe.each(['local', 's3'] as const)('media on the %s store', (kind) => {
 
   function send(url: string, session: Session, body: Buffer, o: Parameters<typeof multipart>[1] = {}) {
     const form = multipart(body, o);
-    return t.app.inject({
-      method: 'POST',
-      url,
-      cookies: session.cookies,
-      headers: { ...session.headers, ...form.headers },
-      payload: form.payload,
-    });
+    return as(t, session).post(url, form.payload, { headers: form.headers });
   }
-
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
   it('serves every variant of an upload with its type, a validator and a year of caching; 304 when unchanged', async () => {
     const { session } = await advertiser();
@@ -80,7 +73,7 @@ describe.each(['local', 's3'] as const)('media on the %s store', (kind) => {
     expect(urls).toHaveLength(6);
     for (const url of urls) {
       expect(url).toMatch(/^\/media\/u\/\d+\/[0-9a-f]{24}-\d+\.(jpg|webp)$/);
-      const served = await get(url);
+      const served = await as(t).get(url);
       expect(served.statusCode, url).toBe(200);
       expect(served.headers['content-type']).toBe(url.endsWith('.jpg') ? 'image/jpeg' : 'image/webp');
       expect(served.headers['cache-control']).toBe('public, max-age=2592000, immutable');
@@ -89,12 +82,12 @@ describe.each(['local', 's3'] as const)('media on the %s store', (kind) => {
       expect(served.rawPayload.equals(stored!)).toBe(true);
       const etag = String(served.headers.etag);
       expect(etag).toMatch(/^".+"$/);
-      const again = await get(url, { 'if-none-match': etag });
+      const again = await as(t).get(url, { headers: { 'if-none-match': etag } });
       expect(again.statusCode).toBe(304);
       expect(again.rawPayload.length).toBe(0);
     }
-    expect((await get('/media/u/1/nothing-here.jpg')).statusCode).toBe(404);
-    expect((await get('/media/..%2F..%2Fsecret.key')).statusCode).toBe(404);
+    expect((await as(t).get('/media/u/1/nothing-here.jpg')).statusCode).toBe(404);
+    expect((await as(t).get('/media/..%2F..%2Fsecret.key')).statusCode).toBe(404);
     // S3: the instance's own disk holds no media at all.
     if (kind === 's3') expect(filesIn(path.join(t.dataDir, 'media'))).toEqual([]);
   });
@@ -105,15 +98,10 @@ describe.each(['local', 's3'] as const)('media on the %s store', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     const item = res.json().data;
     const urls = [...urlsOf(item.picture.srcset), ...urlsOf(item.picture.webp_srcset)];
-    for (const url of urls) expect((await get(url)).statusCode).toBe(200);
-    const del = await t.app.inject({
-      method: 'POST',
-      url: `/api/edit/deleteMedia/${id}`,
-      ...session,
-      payload: { id: item.id },
-    });
+    for (const url of urls) expect((await as(t).get(url)).statusCode).toBe(200);
+    const del = await as(t, session).post(`/api/edit/deleteMedia/${id}`, { id: item.id });
     expect(del.statusCode, del.body).toBe(200);
-    for (const url of urls) expect((await get(url)).statusCode).toBe(404);
+    for (const url of urls) expect((await as(t).get(url)).statusCode).toBe(404);
     expect((await keys(t.ctx.media, 'public')).filter((k) => k.startsWith(`u/${id}/`))).toEqual([]);
   });
 
@@ -125,18 +113,11 @@ describe.each(['local', 's3'] as const)('media on the %s store', (kind) => {
     const [row] = await t.ctx.db.select().from(verificationRequests).where(eq(verificationRequests.userId, id));
     expect(await keys(t.ctx.media, 'private')).toContain(row.photoIdKey);
     expect(await keys(t.ctx.media, 'public')).not.toContain(row.photoIdKey);
-    expect((await get(`/media/${row.photoIdKey}`)).statusCode).toBe(404);
+    expect((await as(t).get(`/media/${row.photoIdKey}`)).statusCode).toBe(404);
     const answers = [
       sent.body,
-      (await t.app.inject({ method: 'GET', url: `/api/edit/getVerification/${id}`, ...session })).body,
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/admin/getVerificationData',
-          ...admin.session,
-          payload: {},
-        })
-      ).body,
+      (await as(t, session).get(`/api/edit/getVerification/${id}`)).body,
+      (await as(t, admin.session).post('/api/admin/getVerificationData', {})).body,
     ];
     // The admin's queue names the request and its route, never the stored key or the bucket.
     expect(answers[2]).toContain(`/api/admin/photo-id/${row.id}`);
@@ -144,13 +125,11 @@ describe.each(['local', 's3'] as const)('media on the %s store', (kind) => {
       expect(body).not.toContain(row.photoIdKey!);
       if (s3) expect(body).not.toContain(s3.privateBucket);
     }
-    const shown = await t.app.inject({ method: 'GET', url: `/api/admin/photo-id/${row.id}`, ...admin.session });
+    const shown = await as(t, admin.session).get(`/api/admin/photo-id/${row.id}`);
     expect(shown.statusCode).toBe(200);
     expect(shown.headers['content-type']).toBe('image/jpeg');
     expect(shown.rawPayload.equals((await t.ctx.media.get('private', row.photoIdKey!))!)).toBe(true);
-    expect((await t.app.inject({ method: 'GET', url: `/api/admin/photo-id/${row.id}`, ...session })).statusCode).toBe(
-      403,
-    );
+    expect((await as(t, session).get(`/api/admin/photo-id/${row.id}`)).statusCode).toBe(403);
   });
 
   it('a video is converted from the store, then streamed by range to its owner and, once approved, to everyone', async () => {
@@ -172,31 +151,26 @@ describe.each(['local', 's3'] as const)('media on the %s store', (kind) => {
     expect(mp4.length).toBeGreaterThan(1000);
 
     // The owner's player asks for ranges.
-    const first = await t.app.inject({
-      method: 'GET',
-      url: `/api/edit/videoFile/${id}`,
-      ...session,
-      headers: { ...session.headers, range: 'bytes=0-99' },
-    });
+    const first = await as(t, session).get(`/api/edit/videoFile/${id}`, { headers: { range: 'bytes=0-99' } });
     expect(first.statusCode).toBe(206);
     expect(first.headers['content-range']).toBe(`bytes 0-99/${mp4.length}`);
     expect(first.headers['content-type']).toBe('video/mp4');
     expect(first.headers['cache-control']).toBe('private, no-store');
     expect(first.rawPayload.equals(mp4.subarray(0, 100))).toBe(true);
-    const whole = await t.app.inject({ method: 'GET', url: `/api/edit/videoFile/${id}`, ...session });
+    const whole = await as(t, session).get(`/api/edit/videoFile/${id}`);
     expect(whole.statusCode).toBe(200);
     expect(whole.rawPayload.equals(mp4)).toBe(true);
 
     await approveVideo(t.ctx, { mediaId: converted.id, actor: { id: admin.id, role: 'admin' } });
     const url = t.ctx.media.publicUrl(converted.storageKey);
-    const tail = await get(url, { range: 'bytes=-50' });
+    const tail = await as(t).get(url, { headers: { range: 'bytes=-50' } });
     expect(tail.statusCode).toBe(206);
     expect(tail.headers['content-range']).toBe(`bytes ${mp4.length - 50}-${mp4.length - 1}/${mp4.length}`);
     expect(tail.rawPayload.equals(mp4.subarray(mp4.length - 50))).toBe(true);
-    const past = await get(url, { range: `bytes=${mp4.length}-` });
+    const past = await as(t).get(url, { headers: { range: `bytes=${mp4.length}-` } });
     expect(past.statusCode).toBe(416);
     expect(past.headers['content-range']).toBe(`bytes */${mp4.length}`);
-    const full = await get(url);
+    const full = await as(t).get(url);
     expect(full.statusCode).toBe(200);
     expect(full.headers['accept-ranges']).toBe('bytes');
     expect(full.rawPayload.equals(mp4)).toBe(true);

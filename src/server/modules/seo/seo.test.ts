@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listings, profiles } from '../../db/schema';
+import { as } from '../../test/as';
 import { BERLIN, MANCHESTER, createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp, buildPagesApp } from '../../test/helpers';
 
@@ -36,7 +37,7 @@ afterAll(async () => {
 
 describe('pages search engines read', () => {
   it('serves a profile page with its name, canonical, hreflang and Open Graph tags', async () => {
-    const res = await app.inject({ method: 'GET', url: `/profile/${ids.anna}` });
+    const res = await as(app).get(`/profile/${ids.anna}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     const html = res.body;
@@ -49,7 +50,7 @@ describe('pages search engines read', () => {
   });
 
   it('serves a directory page listing its profiles', async () => {
-    const res = await app.inject({ method: 'GET', url: '/escorts/germany/berlin' });
+    const res = await as(app).get('/escorts/germany/berlin');
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<title>Escorts in Berlin, Germany</title>');
     // The SPA's own card markup (shared/views/directory-view), the first image fetched first and preloaded.
@@ -60,7 +61,7 @@ describe('pages search engines read', () => {
   });
 
   it('hands the SPA the answers of the first screen, as inert JSON that cannot end its script element', async () => {
-    const res = await app.inject({ method: 'GET', url: '/escorts/germany/berlin' });
+    const res = await as(app).get('/escorts/germany/berlin');
     const match = /<script type="application\/json" id="ssr-state">(.*?)<\/script>/s.exec(res.body);
     expect(match).not.toBeNull();
     expect(match![1]).not.toContain('<');
@@ -71,54 +72,54 @@ describe('pages search engines read', () => {
     ]);
     const list = state[1].data as { pages: Array<{ data: Array<{ id: number; name: string }> }> };
     expect(list.pages[0].data.map((i) => i.name)).toContain('Anna <Rose>');
-    const profile = await app.inject({ method: 'GET', url: `/profile/${ids.anna}` });
+    const profile = await as(app).get(`/profile/${ids.anna}`);
     expect(profile.body).toContain('id="ssr-state"');
     expect(profile.body).toContain('class="button bookmark-button" disabled=""');
   });
 
   it('answers 404 with the SPA for a hidden profile or an unknown country, 200 for other client routes', async () => {
-    expect((await app.inject({ method: 'GET', url: `/profile/${ids.hidden}` })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: '/escorts/atlantis' })).statusCode).toBe(404);
-    const other = await app.inject({ method: 'GET', url: '/bookmarks' });
+    expect((await as(app).get(`/profile/${ids.hidden}`)).statusCode).toBe(404);
+    expect((await as(app).get('/escorts/atlantis')).statusCode).toBe(404);
+    const other = await as(app).get('/bookmarks');
     expect(other.statusCode).toBe(200);
     expect(other.body).toContain('<div id="root"></div>');
   });
 
   it('answers 404 with the SPA for a path no route knows and for the not-found screen itself', async () => {
     for (const url of ['/no/such/path', '/page-not-found', '/profile/2147483648', '/@nobody-by-this-name']) {
-      const res = await app.inject({ method: 'GET', url });
+      const res = await as(app).get(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type'], url).toContain('text/html');
       expect(res.body, url).toContain('<title>Page not found</title>');
       expect(res.body, url).toContain('<div id="root">');
     }
-    expect((await app.inject({ method: 'GET', url: '/all/germany' })).statusCode).toBe(301);
+    expect((await as(app).get('/all/germany')).statusCode).toBe(301);
   });
 
   it('redirects the old /all/ paths to /escorts/', async () => {
-    const res = await app.inject({ method: 'GET', url: '/all/germany/berlin' });
+    const res = await as(app).get('/all/germany/berlin');
     expect(res.statusCode).toBe(301);
     expect(res.headers.location).toBe('/escorts/germany/berlin');
   });
 
   it('keeps unknown API paths as JSON 404s', async () => {
-    const res = await app.inject({ method: 'GET', url: '/api/nothing' });
+    const res = await as(app).get('/api/nothing');
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ message: 'Not found.' });
   });
 
   it('publishes robots.txt and a sitemap of listed profiles and directory pages', async () => {
-    const robots = await app.inject({ method: 'GET', url: '/robots.txt' });
+    const robots = await as(app).get('/robots.txt');
     expect(robots.body).toContain('Sitemap: https://example.test/sitemap.xml');
     expect(robots.body).toContain('Disallow: /api/');
-    const index = await app.inject({ method: 'GET', url: '/sitemap.xml' });
+    const index = await as(app).get('/sitemap.xml');
     expect(index.body).toContain('<loc>https://example.test/sitemap-profiles-1.xml</loc>');
-    const profiles = await app.inject({ method: 'GET', url: '/sitemap-profiles-1.xml' });
+    const profiles = await as(app).get('/sitemap-profiles-1.xml');
     expect(profiles.body).toContain(`<loc>https://example.test/profile/${ids.anna}</loc>`);
     expect(profiles.body).not.toContain(`/profile/${ids.hidden}<`);
-    const dir = await app.inject({ method: 'GET', url: '/sitemap-directory.xml' });
+    const dir = await as(app).get('/sitemap-directory.xml');
     expect(dir.body).toContain('<loc>https://example.test/escorts/germany/berlin</loc>');
-    expect((await app.inject({ method: 'GET', url: '/sitemap-profiles-9.xml' })).statusCode).toBe(404);
+    expect((await as(app).get('/sitemap-profiles-9.xml')).statusCode).toBe(404);
     // The declared answers document; they do not serialise: the text goes out as it is, under its type.
     expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(robots.body.startsWith('User-agent')).toBe(true);
@@ -126,7 +127,7 @@ describe('pages search engines read', () => {
       expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
       expect(res.body.startsWith('<?xml')).toBe(true);
     }
-    const past = await app.inject({ method: 'GET', url: '/sitemap-profiles-9.xml' });
+    const past = await as(app).get('/sitemap-profiles-9.xml');
     expect(past.json()).toMatchObject({ message: expect.stringMatching(/not found/i) });
   });
 });
@@ -153,9 +154,9 @@ describe('the sitemap in every language (issue 23, item 14)', () => {
     ['/sitemap-profiles-1.xml', () => `/profile/${ids.anna}`],
     ['/sitemap-directory.xml', () => '/escorts/germany/berlin'],
   ])('%s lists each page once per language, with the alternates the page itself names', async (file, page) => {
-    const xml = (await app.inject({ method: 'GET', url: file })).body;
+    const xml = (await as(app).get(file)).body;
     expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
-    const html = (await app.inject({ method: 'GET', url: page() })).body;
+    const html = (await as(app).get(page())).body;
     const own = hreflangs(html);
     expect(Object.keys(own).sort()).toEqual(['de', 'en', 'es', 'pt', 'x-default']);
     const all = entries(xml);
@@ -182,7 +183,7 @@ describe('the sitemap and the app clock', () => {
       })
       .returning();
     const manchester = '<loc>https://example.test/escorts/united-kingdom/manchester</loc>';
-    const directory = async () => (await app.inject({ method: 'GET', url: '/sitemap-directory.xml' })).body;
+    const directory = async () => (await as(app).get('/sitemap-directory.xml')).body;
     try {
       expect(await directory()).toContain(manchester);
       t.ctx.now = () => new Date(now.getTime() + 2 * 86_400_000);
@@ -197,21 +198,23 @@ describe('the sitemap and the app clock', () => {
 });
 
 describe('server-rendered pages in the language of the host or ?lang= (issue 13)', () => {
-  const get = (url: string, host?: string) =>
-    app.inject({ method: 'GET', url, headers: host ? { host } : {} }).then((r) => r.body);
+  const htmlOf = (url: string, host?: string) =>
+    as(app)
+      .get(url, host ? { headers: { host } } : {})
+      .then((r) => r.body);
   const tag = (html: string, re: RegExp) => re.exec(html)?.[1];
   const title = (html: string) => tag(html, /<title>([^<]*)<\/title>/);
   const lang = (html: string) => tag(html, /<html lang="([^"]*)"/);
   const alternate = (html: string, l: string) => tag(html, new RegExp(`hreflang="${l}" href="([^"]*)"`));
 
   it('a German host gets German lang, title, description and Open Graph texts on directory pages', async () => {
-    const html = await get('/escorts/germany/berlin', 'de.example.test');
+    const html = await htmlOf('/escorts/germany/berlin', 'de.example.test');
     expect(lang(html)).toBe('de');
     expect(title(html)).toBe('Escorts in Berlin, Deutschland');
     expect(html).toContain('<meta property="og:title" content="Escorts in Berlin, Deutschland">');
     expect(tag(html, /name="description" content="([^"]*)"/)).toMatch(/^1 Profil\. Hier werben/);
     expect(tag(html, /property="og:description" content="([^"]*)"/)).toMatch(/^1 Profil\./);
-    const es = await get('/female/germany?lang=es');
+    const es = await htmlOf('/female/germany?lang=es');
     expect(lang(es)).toBe('es');
     expect(title(es)).toBe('Escorts mujeres en Alemania');
   });
@@ -221,7 +224,7 @@ describe('server-rendered pages in the language of the host or ?lang= (issue 13)
       ['/', 'de.example.test'],
       ['/?lang=de', undefined],
     ] as const) {
-      const home = await get(url, host);
+      const home = await htmlOf(url, host);
       expect(lang(home), url).toBe('de');
       expect(title(home), url).toBe('Escort-Verzeichnis: unabhängige erwachsene Begleitpersonen weltweit');
       expect(home, url).toContain(
@@ -229,48 +232,48 @@ describe('server-rendered pages in the language of the host or ?lang= (issue 13)
       );
       expect(home, url).toContain('<noscript>Diese Seite braucht JavaScript. Nur für Erwachsene (18+).</noscript>');
     }
-    const countries = await get('/countries', 'de.example.test');
+    const countries = await htmlOf('/countries', 'de.example.test');
     expect(lang(countries)).toBe('de');
     expect(title(countries)).toBe('Alle Länder');
-    const profile = await get(`/profile/${ids.anna}`, 'de.example.test');
+    const profile = await htmlOf(`/profile/${ids.anna}`, 'de.example.test');
     expect(lang(profile)).toBe('de');
     expect(title(profile)).toBe('Anna &lt;Rose&gt; in Berlin - Warm &amp; witty');
-    const shell = await get('/bookmarks', 'de.example.test');
+    const shell = await htmlOf('/bookmarks', 'de.example.test');
     expect(lang(shell)).toBe('de');
     expect(title(shell)).toBe('Merkliste | Companion Directory');
-    const pt = await get('/search?lang=pt');
+    const pt = await htmlOf('/search?lang=pt');
     expect(lang(pt)).toBe('pt');
     expect(title(pt)).toBe('Busca | Diretório de Acompanhantes');
-    const en = await get('/countries');
+    const en = await htmlOf('/countries');
     expect(lang(en)).toBe('en');
     expect(title(en)).toBe('All countries');
   });
 
   it('/feed, /help, /shop and /what-you-get are server-rendered in the page language', async () => {
-    const feed = await get('/feed', 'de.example.test');
+    const feed = await htmlOf('/feed', 'de.example.test');
     expect(title(feed)).toBe('Neuigkeiten');
     expect(feed).toContain('<h2>Neu verifiziert</h2>');
-    const help = await get('/help?lang=es');
+    const help = await htmlOf('/help?lang=es');
     expect(lang(help)).toBe('es');
     expect(title(help)).toBe('Ayuda');
     expect(help).toContain('<h3>¿Qué es este sitio?</h3>');
-    const helpEn = await get('/help');
+    const helpEn = await htmlOf('/help');
     expect(title(helpEn)).toBe('Get Help');
     expect(tag(helpEn, /name="description" content="([^"]*)"/)).toMatch(/^Answers to the questions/);
-    expect(title(await get('/shop', 'de.example.test'))).toBe('Shop');
-    expect(lang(await get('/what-you-get', 'de.example.test'))).toBe('de');
+    expect(title(await htmlOf('/shop', 'de.example.test'))).toBe('Shop');
+    expect(lang(await htmlOf('/what-you-get', 'de.example.test'))).toBe('de');
   });
 
   it('hreflang alternates and canonical: English never on the German host, x-default listed', async () => {
     // PUBLIC_URL names the neutral host; a request through de.example.test is German there.
-    const de = await get('/escorts/germany', 'de.example.test');
+    const de = await htmlOf('/escorts/germany', 'de.example.test');
     expect(alternate(de, 'en')).toBe('https://example.test/escorts/germany');
     expect(alternate(de, 'x-default')).toBe('https://example.test/escorts/germany');
     expect(alternate(de, 'de')).toBe('https://de.example.test/escorts/germany');
     expect(alternate(de, 'es')).toBe('https://example.test/escorts/germany?lang=es');
     expect(tag(de, /rel="canonical" href="([^"]*)"/)).toBe('https://de.example.test/escorts/germany');
     // On the neutral host every language is ?lang=, and the query of the request does not leak in.
-    const es = await get('/escorts/germany?lang=es');
+    const es = await htmlOf('/escorts/germany?lang=es');
     expect(alternate(es, 'en')).toBe('https://example.test/escorts/germany');
     expect(alternate(es, 'de')).toBe('https://example.test/escorts/germany?lang=de');
     expect(alternate(es, 'pt')).toBe('https://example.test/escorts/germany?lang=pt');
@@ -278,10 +281,10 @@ describe('server-rendered pages in the language of the host or ?lang= (issue 13)
   });
 
   it('never builds a link on a Host header the site does not answer to (issue 8, item 10)', async () => {
-    const forged = await get('/escorts/germany', 'de.evil.example');
+    const forged = await htmlOf('/escorts/germany', 'de.evil.example');
     expect(forged).not.toContain('evil.example');
     expect(tag(forged, /rel="canonical" href="([^"]*)"/)).toMatch(/^https:\/\/example\.test\/escorts\/germany/);
-    const robots = await app.inject({ method: 'GET', url: '/robots.txt', headers: { host: 'evil.example' } });
+    const robots = await as(app).get('/robots.txt', { headers: { host: 'evil.example' } });
     expect(robots.body).toContain('Sitemap: https://example.test/sitemap.xml');
     const { baseUrl, trustedHost } = await import('./seo.service');
     const ctx = { ...t.ctx, env: { ...t.ctx.env, PUBLIC_URL: undefined, SITE_HOSTS: 'site.test' } };
@@ -330,7 +333,7 @@ describe('the ten screens of the languages journey, as the server sends them (is
     `/edit/account/${ids.anna}`,
   ];
   const head = async (url: string, host?: string) => {
-    const res = await app.inject({ method: 'GET', url, headers: host ? { host } : {} });
+    const res = await as(app).get(url, host ? { headers: { host } } : {});
     expect(res.statusCode, url).toBe(200);
     const html = res.body;
     return {
@@ -375,7 +378,7 @@ describe('the ten screens of the languages journey, as the server sends them (is
 
 describe('the profile view rendered on the server (src/shared/views/profile-view.tsx)', () => {
   it('is the first HTML of /profile/{id}: name, rates, hours, phone to tap, links made safe', async () => {
-    const html = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}` })).body;
+    const html = (await as(app).get(`/profile/${ids.anna}`)).body;
     const ssr = html.slice(html.indexOf('<div id="ssr"'));
     expect(ssr).toContain('data-testid="profile-name"><h1>Anna &lt;Rose&gt;</h1>');
     expect(ssr).toContain('Warm &amp; witty');
@@ -397,34 +400,28 @@ describe('the profile view rendered on the server (src/shared/views/profile-view
   });
 
   it('speaks the language of ?lang= and of a de. host', async () => {
-    const de = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}?lang=de` })).body;
+    const de = (await as(app).get(`/profile/${ids.anna}?lang=de`)).body;
     expect(de).toContain('<h2 id="profile-' + ids.anna + '-rates">Preise</h2>');
     expect(de).toContain('Montag');
-    const host = (
-      await app.inject({ method: 'GET', url: `/profile/${ids.anna}`, headers: { host: 'de.example.test' } })
-    ).body;
+    const host = (await as(app).get(`/profile/${ids.anna}`, { headers: { host: 'de.example.test' } })).body;
     expect(host).toContain('Preise');
-    const pt = (await app.inject({ method: 'GET', url: `/profile/${ids.anna}?lang=pt` })).body;
+    const pt = (await as(app).get(`/profile/${ids.anna}?lang=pt`)).body;
     expect(pt).toContain('Valores');
     expect(pt).not.toContain('Tarifas');
   });
 
   it('comes as profile.view from GET /api/getProfile/{id}?render=1, with edit links for the owner', async () => {
-    const plain = (await app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}` })).json();
+    const plain = (await as(app).get(`/api/getProfile/${ids.anna}`)).json();
     expect(plain.profile.view).toBeUndefined();
-    const visitor = (await app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}?render=1` })).json();
+    const visitor = (await as(app).get(`/api/getProfile/${ids.anna}?render=1`)).json();
     expect(visitor.profile.view).toContain('<h1>Anna &lt;Rose&gt;</h1>');
     expect(visitor.profile.view).not.toContain('?edit=');
     const owner = await createSession(t.ctx, ids.anna);
-    const own = (
-      await app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}?render=1&lang=es`, ...owner })
-    ).json();
+    const own = (await as(app, owner).get(`/api/getProfile/${ids.anna}?render=1&lang=es`)).json();
     expect(own.profile.can_edit).toBe(true);
     expect(own.profile.view).toContain(`href="/edit/${ids.anna}?edit=rates"`);
     expect(own.profile.view).toContain('Tarifas');
-    const byName = (
-      await app.inject({ method: 'GET', url: `/api/getProfileByName/${encodeURIComponent('Anna <Rose>')}?render=1` })
-    ).json();
+    const byName = (await as(app).get(`/api/getProfileByName/${encodeURIComponent('Anna <Rose>')}?render=1`)).json();
     expect(byName.profile.view).toContain('<h1>Anna &lt;Rose&gt;</h1>');
   });
 });
