@@ -53,6 +53,15 @@ export function rankedAbove(a: string, b: string): string {
   return `(${beats(first)} or (${a}.${first.column} = ${b}.${first.column} and ${clause}))`;
 }
 
+/**
+ * SQL true for every listing `b` at or below listing `a` on the rule's first key alone (`a` is a cursor):
+ * redundant beside rankedAbove(a, b), it lets an index on that key start at the cursor instead of at the top.
+ */
+export function atOrBelowOnFirstKey(a: string, b: string): string {
+  const [first] = RANKING_ORDER;
+  return `${b}.${first.column} ${first.direction === 'desc' ? '<=' : '>='} ${a}.${first.column}`;
+}
+
 /** The same order for rows in memory (tests): negative when `a` ranks above `b`. */
 export function compareRanking(
   a: { bumpedAt: Date | string; id: number },

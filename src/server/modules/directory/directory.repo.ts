@@ -9,7 +9,7 @@ import type { Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { accounts, cities, countries, directoryCounts, listings, media, profiles } from '../../db/schema';
-import { rankedAbove } from '#shared/ranking.ts';
+import { atOrBelowOnFirstKey, rankedAbove } from '#shared/ranking.ts';
 import { rankingOrder } from '../listings/listings.service';
 
 /** The directory's tables under the aliases its raw clauses (ranking order, nearby) use. */
@@ -629,8 +629,8 @@ export interface CityStretch {
  * matches read a whole city for a rare filter, in one query that held PGlite's one thread). Rows come in
  * the stretches' order, each city's in its ranking order; a city that gave fewer than its limit is read to
  * its end. Raw SQL: a lateral join over `unnest ... with ordinality` (docs/decisions/0915). "After the
- * cursor" is the ranking rule's own `rankedAbove`; `bumped_at <= ` beside it (the rule's first key) lets
- * the index start there instead of at the city's top.
+ * cursor" is the ranking rule's own `rankedAbove`; `atOrBelowOnFirstKey` beside it (the rule's first key)
+ * lets the index start there instead of at the city's top.
  */
 export async function readCityStretches(
   db: Db,
@@ -659,7 +659,7 @@ export async function readCityStretches(
     cross join lateral (
       select l.id, l.profile_id, l.bumped_at, l.bumped_at::text as b, coalesce(${shown}, false) as ok
       from listings l join profiles p on p.user_id = l.profile_id
-      where l.city_id = o.city_id and l.bumped_at <= o.bumped_at and ${sql.raw(rankedAbove('o', 'l'))}
+      where l.city_id = o.city_id and ${sql.raw(atOrBelowOnFirstKey('o', 'l'))} and ${sql.raw(rankedAbove('o', 'l'))}
       order by ${rankingOrder('l')}
       limit o.lim
     ) x

@@ -72,7 +72,10 @@ async function chargeback(chargeId: string, amount?: number, tamper = false) {
       url: '/api/payment/webhook/sandbox',
       headers: {
         'content-type': 'application/json',
-        [sandbox.SANDBOX_SIGNATURE_HEADER]: tamper ? n.signature.replace(/.$/, '0') : n.signature,
+        // Tampered: its last hex digit changed (to another one, whatever it was).
+        [sandbox.SANDBOX_SIGNATURE_HEADER]: tamper
+          ? n.signature.replace(/.$/, (c) => (c === '0' ? '1' : '0'))
+          : n.signature,
       },
       payload: n.body,
     });
