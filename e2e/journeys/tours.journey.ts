@@ -70,7 +70,7 @@ test('tours: buy a location with tour dates from the Shop, pay it, listed on tou
   const cityPath = `/escorts/${manchester.country_slug}/${manchester.slug}`;
   const range = dayMonth.formatRange(new Date(day(0)), new Date(day(3)));
   await page.goto(`${baseUrl}${cityPath}`);
-  const card = page.locator(`[data-testid="profile-card"][data-id="${me.id}"]`);
+  const card = page.getByTestId('profile-grid').first().locator(`[data-testid="profile-card"][data-id="${me.id}"]`);
   await expect(card.getByTestId('card-tour')).toHaveText(`In Manchester ${range}`);
   await shot('4-on-tour-in-manchester');
   await fitsWidth(page, 'the city page');
