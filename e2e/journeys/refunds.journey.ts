@@ -25,6 +25,11 @@ test('refunds: a spent load refunded, the account held, then released @375x812',
   await page.waitForURL(new RegExp(`/edit/load/${me.id}\\?payment=\\d+$`));
   const paymentId = Number(new URL(page.url()).searchParams.get('payment'));
   await page.getByTestId('payment-outcome').and(page.locator('[data-status="loaded"]')).waitFor();
+  // The credited load's receipt is linked where she comes back, too (decision 0422).
+  await expect(page.getByTestId('outcome-receipt')).toHaveAttribute(
+    'href',
+    `/api/payment/receipt/${paymentId}?lang=en`,
+  );
   await page.goto(`${baseUrl}/checkout/cart?add=standard_topup`);
   await page.getByTestId('cart-item').and(page.locator('[data-product="standard_topup"]')).waitFor();
   await page.getByTestId('pay-balance').click();

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCurrentUser } from '#client/lib/app-data.ts';
 import { InlineSpinner } from '#client/components/spinner.tsx';
-import { usePayment, type PaymentResult } from '../api';
+import { receiptUrl, usePayment, type PaymentResult } from '../api';
 import { CryptoInvoice } from './crypto-invoice';
 import { Money, PositionLine, useFormatMoney } from './money-parts';
 
@@ -24,7 +24,7 @@ function PaymentWaiting() {
 }
 
 export function PaymentResultPanel({ result }: { result: PaymentResult }) {
-  const { t } = useTranslation('money');
+  const { t, i18n } = useTranslation('money');
   const { data: user } = useCurrentUser();
   const currency = result.cart.currency;
   const format = useFormatMoney(currency);
@@ -76,6 +76,12 @@ export function PaymentResultPanel({ result }: { result: PaymentResult }) {
             <Link className="button" to={`/transactions/${user.user_id}`}>
               {t('links.transactions')}
             </Link>
+          )}
+          {ok && payment?.status === 'succeeded' && (
+            // A credited load has its receipt (decision 0422), here as on /transactions.
+            <a className="button" href={receiptUrl(payment.id, i18n.language)} data-testid="outcome-receipt">
+              {t('receipt.link')}
+            </a>
           )}
           {ok && user && (
             <Link className="button" to={`/profile/${user.user_id}`}>
