@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { NARROW_BREAKPOINT } from '#shared/constants.ts';
 import type { RouteMeta } from '#shared/routes.ts';
 import type { CurrentUser } from '#client/lib/app-data.ts';
+import { onResizeSettled } from '#client/lib/window-resize.ts';
 import { LanguageSwitcher } from '#client/components/language-switcher.tsx';
 import { NavMenu } from './nav-menu';
 import { SearchBox } from '#client/components/search-box.tsx';
@@ -38,6 +39,16 @@ export function TopBar({
 
   // A followed link closes the collapsed menu on narrow screens.
   useEffect(() => setOpen(false), [location.pathname]);
+
+  // A menu opened on a phone closes once the window settles wider than the narrow breakpoint (a rotation
+  // to landscape, a wider window): there its parts join the bar, and its toggle, Escape's focus target,
+  // is hidden; turning back would otherwise find the menu still open over the page.
+  useEffect(() => {
+    if (!open) return;
+    return onResizeSettled(() => {
+      if (!isNarrow()) setOpen(false);
+    });
+  }, [open]);
 
   // Escape closes the open menu as it closes a modal (spec section 1), the focus back on its button.
   useEffect(() => {
