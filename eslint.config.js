@@ -1,6 +1,8 @@
 // Lint: TypeScript rules, React hooks, and the import direction of DESIGN.md section 3:
 // client -> shared, server -> shared, shared -> nothing; modules reach each other through services.
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
@@ -113,6 +115,61 @@ const featuresOneWay = {
   },
 };
 
+/**
+ * File names (issue 22 item 7; DESIGN.md section 3, "kebab-case files"): every folder and file under src/
+ * is kebab-case, with dot-separated kebab-case parts for its role (`profile-edit.service.ts`,
+ * `share-bar.test.ts`); and no two server modules hold a file of the same name, so a name found in an
+ * editor, a stack trace or a search names one file (two `verification.service.ts` and three `answers.ts`
+ * were the case). The second reads the modules' names from disk once per lint run.
+ */
+const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/;
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+let moduleFiles = null;
+function moduleFileNames() {
+  if (moduleFiles) return moduleFiles;
+  moduleFiles = new Map();
+  const root = new URL('src/server/modules/', import.meta.url);
+  for (const area of fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    const files = fs.readdirSync(new URL(`${area.name}/`, root), { recursive: true, withFileTypes: true });
+    for (const file of files.filter((f) => f.isFile())) {
+      if (!moduleFiles.has(file.name)) moduleFiles.set(file.name, new Set());
+      moduleFiles.get(file.name).add(area.name);
+    }
+  }
+  return moduleFiles;
+}
+const fileNames = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const file = path.relative(ROOT, context.filename).replaceAll('\\', '/');
+    if (!file.startsWith('src/')) return {};
+    return {
+      Program(node) {
+        for (const part of file.split('/').slice(1)) {
+          if (!KEBAB.test(part)) {
+            context.report({
+              node,
+              message: `"${part}" (${file}) is not kebab-case: lower-case words joined by hyphens, roles after dots.`,
+            });
+          }
+        }
+        const [, area, name] = /^src\/server\/modules\/([^/]+)\/(?:.+\/)?([^/]+)$/.exec(file) ?? [];
+        if (!area) return;
+        const others = [...(moduleFileNames().get(name) ?? [])].filter((other) => other !== area);
+        if (others.length) {
+          context.report({
+            node,
+            message: `modules/${others.join(', modules/')} also holds a file named ${name}: name it after what it does here (modules/${area}).`,
+          });
+        }
+      },
+    };
+  },
+};
+
+/** The house's own rules. */
+const house = { rules: { 'features-one-way': featuresOneWay, 'file-names': fileNames } };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-results/**', 'src/server/db/migrations/**'] },
   js.configs.recommended,
@@ -157,10 +214,15 @@ export default tseslint.config(
       ]),
     },
   },
+  {
+    files: ['src/**/*.{ts,tsx,js,mjs}'],
+    plugins: { house },
+    rules: { 'house/file-names': 'error' },
+  },
   ...clientZones(),
   {
     files: ['src/client/features/**/*.{ts,tsx}'],
-    plugins: { house: { rules: { 'features-one-way': featuresOneWay } } },
+    plugins: { house },
     rules: { 'house/features-one-way': 'error' },
   },
   {

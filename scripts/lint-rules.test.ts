@@ -23,6 +23,8 @@ afterAll(() => {
   for (const file of planted) fs.rmSync(file, { force: true });
   for (const dir of new Set(planted.map((f) => path.dirname(f)))) {
     if (path.basename(dir).startsWith('zz-planted-')) fs.rmSync(dir, { recursive: true, force: true });
+    // A folder made only for a planted file (features/help) goes too.
+    else if (fs.existsSync(dir) && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
   }
 });
 
@@ -82,5 +84,25 @@ describe('lint rules of issue 22', () => {
     const repo = plant(`src/server/modules/zz-planted-${tag}/planted.repo.ts`, code);
     expect((await messages(service)).join('\n')).toMatch(/A service holds no SQL/);
     expect((await messages(repo)).join('\n')).not.toMatch(/A service holds no SQL/);
+  }, 120_000);
+
+  it('refuses a file or folder name under src/ that is not kebab-case', async () => {
+    const code = 'export const planted = 1;\n';
+    const camel = plant(`src/client/lib/zz-planted-${tag}/plantedName.ts`, code);
+    const folder = plant(`src/server/lib/zz-planted-${tag}-Planted_Folder/planted.ts`, code);
+    const kebab = plant(`src/client/lib/zz-planted-${tag}/planted-name.test.ts`, code);
+    expect((await messages(camel)).join('\n')).toMatch(/"plantedName\.ts" .* is not kebab-case/);
+    expect((await messages(folder)).join('\n')).toMatch(/"zz-planted-\w+-Planted_Folder" .* is not kebab-case/);
+    expect((await messages(kebab)).join('\n')).not.toMatch(/kebab-case/);
+  }, 120_000);
+
+  it('refuses a file named as one in another server module, and lets a module name its own files', async () => {
+    const code = 'export const planted = 1;\n';
+    const twin = plant(`src/server/modules/zz-planted-${tag}/notices.service.ts`, code);
+    const nested = plant(`src/server/modules/zz-planted-${tag}/parts/notices.repo.ts`, code);
+    const own = plant(`src/server/modules/zz-planted-${tag}/planted-${tag}.service.ts`, code);
+    expect((await messages(twin)).join('\n')).toMatch(/modules\/notices also holds a file named notices\.service\.ts/);
+    expect((await messages(nested)).join('\n')).toMatch(/modules\/notices also holds a file named notices\.repo\.ts/);
+    expect((await messages(own)).join('\n')).not.toMatch(/also holds a file named/);
   }, 120_000);
 });
