@@ -88,7 +88,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   recordRoutes(app);
   cardGuard(app);
-  applyHttpLimits(app, limits, !!ctx.env.TRUST_PROXY);
+  applyHttpLimits(app, limits, !!parseTrustProxy(ctx.env.TRUST_PROXY));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -164,9 +164,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 }
 
 function parseTrustProxy(value: string | undefined): boolean {
-  if (!value) return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value) as unknown as boolean;
-  // An address list; Fastify accepts the same forms as proxy-addr.
-  return value as unknown as boolean;
+  const v = value?.trim();
+  if (!v || v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v) as unknown as boolean;
+  // An address list (checked by env.ts); Fastify accepts the same forms as proxy-addr.
+  return v as unknown as boolean;
 }

@@ -26,6 +26,14 @@ describe('the environment schema', () => {
     expect(() => loadEnv({ ...s3, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
   });
 
+  it('reads TRUST_PROXY as true, false, a hop count or addresses, and refuses anything else at start', () => {
+    for (const good of ['true', 'false', '1', '10.0.0.0/8, 127.0.0.1', 'loopback,::1', 'fd00::/8', ''])
+      expect(loadEnv({ TRUST_PROXY: good }).TRUST_PROXY, good).toBe(good);
+    // 'false' once reached Fastify as an address and the start failed with a stack trace (operator trial).
+    for (const bad of ['no', 'yes', '10.0.0.0/33', '10.0.0.1/8/1', 'proxy.example.com', '1.2.3'])
+      expect(() => loadEnv({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: true, false, a hop count/);
+  });
+
   it('refuses DATABASE_URL without SESSION_SECRET, and keeps the embedded default without one', () => {
     expect(() => loadEnv({ DATABASE_URL: 'postgres://db/x' })).toThrow(/SESSION_SECRET: required with DATABASE_URL/);
     expect(loadEnv({ DATABASE_URL: 'postgres://db/x', SESSION_SECRET: 'x'.repeat(32) }).SESSION_SECRET).toBe(

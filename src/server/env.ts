@@ -1,4 +1,5 @@
 // Environment validated once at boot; everything else reads `env`, never process.env.
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -35,7 +36,15 @@ const EnvSchema = z
     RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(1_000_000).default(1),
     // Behind a load balancer: its address(es) or hop count, so request.ip (rate limits) is the client's.
     // Unset, X-Forwarded-For is ignored: a client could otherwise pick its own address.
-    TRUST_PROXY: z.string().optional(),
+    // The proxies whose X-Forwarded-For is believed: true, false, a hop count, or addresses and CIDRs (and
+    // proxy-addr's names loopback, linklocal, uniquelocal) separated by commas. Anything else is refused at
+    // start with this message, not a stack trace from the first request.
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || trustProxyReads(v), {
+        message: 'true, false, a hop count, or addresses and CIDRs separated by commas (e.g. 10.0.0.0/8,127.0.0.1)',
+      }),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Money (docs/decisions/0403): default prices in minor units of SITE_CURRENCY, written to the products
     // table when a product is missing there; admins change them afterwards (the table wins).
@@ -136,6 +145,19 @@ const EnvSchema = z
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when CRYPTO_PROVIDER=btcpay' });
     }
   });
+
+/** TRUST_PROXY's accepted forms (see its field). */
+export function trustProxyReads(value: string): boolean {
+  const v = value.trim();
+  if (v === '' || v === 'true' || v === 'false' || /^\d{1,3}$/.test(v)) return true;
+  return v.split(',').every((part) => {
+    const item = part.trim();
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(item)) return true;
+    const [address, bits, extra] = item.split('/');
+    if (extra !== undefined || !net.isIP(address)) return false;
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (net.isIPv4(address) ? 32 : 128));
+  });
+}
 
 type ParsedEnv = z.infer<typeof EnvSchema>;
 
