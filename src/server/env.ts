@@ -187,7 +187,10 @@ export class InvalidEnvError extends Error {
 }
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = EnvSchema.safeParse(source);
+  // An empty variable is an unset one (`SESSION_SECRET=` in a unit file or compose); the messages are for
+  // the operator, in English (the API's message keys are for people on the site).
+  const given = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+  const parsed = EnvSchema.safeParse(given, { error: z.locales.en().localeError });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new InvalidEnvError(`Invalid environment:\n${lines.join('\n')}`);
