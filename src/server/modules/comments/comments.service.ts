@@ -1,10 +1,11 @@
 // Comments on a profile (DESIGN.md "Other screens"): anyone reads the comments of a listed profile
 // whose owner has comments on; signed-in users post; the profile's owner and admins delete.
-import { COMMENTS_PAGE_SIZE, type Comment, type CommentsPage } from '#shared/schemas/comments.ts';
+import { COMMENTS_PAGE_SIZE, type CommentsPage } from '#shared/schemas/comments.ts';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/errors';
 import * as policy from '../../policies';
 import type { SessionUser } from '../../plugins/session';
+import { presentComment } from './comments.presenter';
 import * as repo from './comments.repo';
 import { msg } from '#shared/api/messages.ts';
 
@@ -16,17 +17,6 @@ async function visibleTarget(ctx: AppContext, profileId: number, viewer: Session
   const target = await repo.findTarget(ctx.db, profileId);
   if (!target || (!target.listed && !moderates(viewer, profileId))) throw notFound(msg('directory.profileNotFound'));
   return target;
-}
-
-function present(row: repo.CommentRow, viewer: SessionUser | null): Comment {
-  return {
-    id: row.id,
-    profile_id: row.profile_id,
-    author: { id: row.author_id, name: row.author_name },
-    body: row.body,
-    created_at: row.created_at,
-    can_delete: moderates(viewer, row.profile_id),
-  };
 }
 
 export async function listComments(
@@ -47,7 +37,7 @@ export async function listComments(
   ]);
   return {
     ...base,
-    data: rows.slice(0, COMMENTS_PAGE_SIZE).map((row) => present(row, viewer)),
+    data: rows.slice(0, COMMENTS_PAGE_SIZE).map((row) => presentComment(row, moderates(viewer, row.profile_id))),
     has_more: rows.length > COMMENTS_PAGE_SIZE,
     total,
   };
@@ -57,7 +47,7 @@ export async function postComment(ctx: AppContext, profileId: number, viewer: Se
   const target = await visibleTarget(ctx, profileId, viewer);
   if (!target.comments_enabled) throw forbidden(msg('comments.off'));
   const row = await repo.insertComment(ctx.db, { profileId, authorId: viewer.id, body, now: ctx.now() });
-  return { data: present(row, viewer) };
+  return { data: presentComment(row, moderates(viewer, row.profile_id)) };
 }
 
 export async function deleteComment(ctx: AppContext, commentId: number, viewer: SessionUser) {

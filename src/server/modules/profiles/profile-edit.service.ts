@@ -13,7 +13,6 @@ import type {
   AvailableNowBody,
   AvailableNowResponse,
   CitiesResponse,
-  CityRef,
   ListingsResponse,
   Overview,
   SetAttributeBody,
@@ -40,7 +39,7 @@ import {
 } from '../listings/listings.service';
 import { daysLeft, lastPaidDay } from '../listings/tour-dates';
 import { balanceOf } from '../money/money.service';
-import { missingFields } from './profile-derive';
+import { presentProfile } from './profile-edit.presenter';
 import * as repo from './profile-edit.repo';
 
 const UNIQUE_VIOLATION = '23505';
@@ -50,58 +49,14 @@ const CITY_RESULTS = 20;
 
 type Actor = Pick<SessionUser, 'id' | 'role'>;
 
-function cityRef(city: repo.CityRow): CityRef {
-  return {
-    id: city.id,
-    name: city.name,
-    slug: city.slug,
-    country_code: city.countryCode,
-    country_name: city.countryName,
-    country_slug: city.countrySlug,
-  };
-}
-
 async function mustLoad(ctx: AppContext, userId: number) {
   const current = await repo.loadProfile(ctx.db, userId);
   if (!current) throw notFound();
   return current;
 }
 
-function present({ profile, city, accountStatus }: repo.EditableProfile): UpdateData {
-  const hasAvatar = profile.avatarMediaId !== null;
-  return {
-    user_id: profile.userId,
-    screen_name: profile.screenName,
-    heading: profile.heading,
-    about: profile.about,
-    gender: profile.gender,
-    sexuality: profile.sexuality,
-    services: profile.services,
-    personality: profile.personality,
-    languages: profile.languages,
-    currency: profile.currency,
-    phone: profile.phone,
-    city: city ? cityRef(city) : null,
-    place: profile.place,
-    landmark: profile.landmark,
-    ad_status: profile.adStatus,
-    comments: profile.commentsEnabled,
-    dominatrix: profile.dominatrix,
-    links: profile.links as UpdateData['links'],
-    availability: profile.availability,
-    rates: { incall: profile.rates.incall ?? {}, outcall: profile.rates.outcall ?? {} },
-    has_avatar: hasAvatar,
-    complete: profile.complete,
-    listed: profile.listed && accountStatus === 'active',
-    flagged: profile.flagged,
-    missing: missingFields(profile, hasAvatar),
-    verification: profile.verificationStatus,
-    show_age: profile.shownBirthDate !== null,
-  };
-}
-
 export async function getUpdateData(ctx: AppContext, userId: number): Promise<UpdateData> {
-  return present(await mustLoad(ctx, userId));
+  return presentProfile(await mustLoad(ctx, userId));
 }
 
 /**
@@ -273,7 +228,7 @@ export async function getOverview(ctx: AppContext, userId: number, days: number)
     };
   });
   const sum = (k: 'impressions' | 'views' | 'phone_reveals') => stats.reduce((n, s) => n + s[k], 0);
-  const data = present(current);
+  const data = presentProfile(current);
   return {
     user_id: userId,
     screen_name: data.screen_name,

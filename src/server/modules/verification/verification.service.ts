@@ -4,7 +4,7 @@
 // send a new ID (or change the avatar) and ask again.
 import crypto from 'node:crypto';
 import { msg } from '#shared/api/messages.ts';
-import { DECLINE_REASONS, PHOTO_ID_RETENTION_DAYS, VERIFICATION_REVIEW_HOURS } from '#shared/constants.ts';
+import { PHOTO_ID_RETENTION_DAYS, VERIFICATION_REVIEW_HOURS } from '#shared/constants.ts';
 import type { DeclineReason, VerificationState } from '#shared/schemas/verification.ts';
 import type { AppContext } from '../../context';
 import { lockAccount } from '../../db/account-lock';
@@ -12,38 +12,19 @@ import { writeAudit } from '../../db/audit';
 import type { Tx } from '../../db/client';
 import { notFound, ValidationError } from '../../lib/errors';
 import { MediaRejected, processImage } from '../media/image-pipeline';
+import { presentQueued, presentState, type QueuedRequest } from './verification.presenter';
 import * as repo from './verification.repo';
+
+export type { QueuedRequest } from './verification.presenter';
 
 const DAY_MS = 86_400_000;
 /** Enough to read the ID; no need to keep every pixel of a 48-megapixel phone photo. */
 const PHOTO_ID_WIDTH = 2000;
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const isReason = (r: string | null): r is DeclineReason => !!r && (DECLINE_REASONS as readonly string[]).includes(r);
-
 export async function getVerification(ctx: AppContext, userId: number): Promise<VerificationState> {
   const [profile, request] = await Promise.all([repo.profileOf(ctx.db, userId), repo.latestRequest(ctx.db, userId)]);
   if (!profile) throw notFound();
-  const hasAvatar = profile.avatarMediaId !== null;
-  return {
-    status: profile.status,
-    has_avatar: hasAvatar,
-    request: request
-      ? {
-          id: request.id,
-          status: request.status,
-          created_at: request.createdAt.toISOString(),
-          decided_at: iso(request.decidedAt),
-          decline_reason: isReason(request.declineReason) ? request.declineReason : null,
-          photo_id_delete_after: iso(request.photoIdDeleteAfter),
-          photo_id_deleted: request.photoIdKey === null,
-        }
-      : null,
-    verified_at: iso(profile.verifiedAt),
-    can_request: hasAvatar && profile.status !== 'pending' && profile.status !== 'verified',
-    review_hours: VERIFICATION_REVIEW_HOURS,
-    retention_days: PHOTO_ID_RETENTION_DAYS,
-  };
+  return presentState(profile, request ?? null);
 }
 
 /** Why a new request is refused now, or null when it may be sent. */
@@ -165,28 +146,6 @@ export async function deleteExpiredPhotoIds(ctx: AppContext, now: Date = ctx.now
 
 // ---------------------------------------------------------------- the admin queue
 
-export interface QueuedRequest {
-  id: number;
-  userId: number;
-  status: 'pending' | 'verified' | 'declined';
-  createdAt: Date;
-  decidedAt: Date | null;
-  declineReason: DeclineReason | null;
-  hasPhotoId: boolean;
-  photoIdDeleteAfter: Date | null;
-}
-
-const queued = (r: repo.RequestRow): QueuedRequest => ({
-  id: r.id,
-  userId: r.userId,
-  status: r.status,
-  createdAt: r.createdAt,
-  decidedAt: r.decidedAt,
-  declineReason: isReason(r.declineReason) ? r.declineReason : null,
-  hasPhotoId: r.photoIdKey !== null,
-  photoIdDeleteAfter: r.photoIdDeleteAfter,
-});
-
 /** Requests by status: pending oldest first (the 24-hour promise), decided ones newest first. */
 export async function listRequests(
   ctx: AppContext,
@@ -196,12 +155,12 @@ export async function listRequests(
     repo.requestsByStatus(ctx.db, input.status, input.size + 1, (input.page - 1) * input.size),
     repo.countByStatus(ctx.db, input.status),
   ]);
-  return { rows: rows.slice(0, input.size).map(queued), total, hasMore: rows.length > input.size };
+  return { rows: rows.slice(0, input.size).map(presentQueued), total, hasMore: rows.length > input.size };
 }
 
 export async function findQueuedRequest(ctx: AppContext, requestId: number): Promise<QueuedRequest | null> {
   const row = await repo.findRequest(ctx.db, requestId);
-  return row ? queued(row) : null;
+  return row ? presentQueued(row) : null;
 }
 
 /** Pending requests now, the oldest one's arrival, and how many were pending at the end of each day. */
