@@ -56,7 +56,7 @@ export async function bookReversal(
   ctx: AppContext,
   r: Reversal,
   event?: { provider: string; id: string; type: string },
-): Promise<{ outcome: ReversalOutcome; balance: number; held: boolean; reversed: number }> {
+): Promise<{ outcome: ReversalOutcome }> {
   const owner = await repo.paymentById(ctx.db, r.paymentId);
   if (!owner) throw new Error(`payment ${r.paymentId} does not exist`);
   const now = ctx.now();
@@ -64,13 +64,7 @@ export async function bookReversal(
     const lock = await lockMoney(tx, [owner.userId], ['cash']);
     const answer = async (outcome: ReversalOutcome, ownEvent = true) => {
       if (event && ownEvent) await repo.setEventOutcome(tx, event.provider, event.id, outcome);
-      const held = await holdOf(tx, owner.userId);
-      return {
-        outcome,
-        balance: held?.balance ?? (await ledgerRepo.userBalance(tx, owner.userId)),
-        held: !!held,
-        reversed: await ledgerRepo.reversedOf(tx, r.paymentId),
-      };
+      return { outcome };
     };
     if (event) {
       const fresh = await repo.recordEvent(tx, {
@@ -136,9 +130,8 @@ async function creditedLoad(ctx: AppContext, paymentId: number): Promise<Payment
   return p;
 }
 
-/** GET /api/admin/loads/{paymentId}. */
-export async function refundableLoad(ctx: AppContext, paymentId: number): Promise<RefundableLoad> {
-  const p = await creditedLoad(ctx, paymentId);
+/** A credited load as the refund form shows it. */
+async function loadView(ctx: AppContext, p: PaymentRow): Promise<RefundableLoad> {
   const reversed = await ledgerRepo.reversedOf(ctx.db, p.id);
   return {
     payment_id: p.id,
@@ -154,10 +147,15 @@ export async function refundableLoad(ctx: AppContext, paymentId: number): Promis
   };
 }
 
+/** GET /api/admin/loads/{paymentId}. */
+export async function refundableLoad(ctx: AppContext, paymentId: number): Promise<RefundableLoad> {
+  return loadView(ctx, await creditedLoad(ctx, paymentId));
+}
+
 /** POST /api/admin/refundLoad: through the provider's API where it has one, else recorded by hand. */
 export async function refundLoad(ctx: AppContext, admin: { id: number }, body: RefundLoadBody) {
-  const load = await refundableLoad(ctx, body.payment_id);
-  const p = (await repo.paymentById(ctx.db, body.payment_id))!;
+  const p = await creditedLoad(ctx, body.payment_id);
+  const load = await loadView(ctx, p);
   const { via, provider } = refundWay(ctx, p);
   if (via === 'at_provider') throw ValidationError.field('payment_id', msg('money.refundAtProvider'));
   // Ours, also given to the provider as its idempotency key: the same key again is the same refund.
