@@ -42,6 +42,13 @@ test('refunds: a spent load refunded, the account held, then released @375x812',
   await signInAsAdmin(admin, baseUrl);
   await adminMoney(admin, baseUrl);
   const refund = admin.getByTestId('admin-refund');
+  // A payment id no credited load has: said in the form, the screen stays (not the not-found page).
+  await refund.getByLabel('Payment id').fill('999999');
+  await refund.getByRole('button', { name: 'Look up' }).click();
+  await refund.getByText('No credited load has this id.').waitFor();
+  // (the catalogue's 404 would have navigated before the form's message showed)
+  await expect(admin).toHaveURL(/\/admin\/money$/);
+  await expect(admin.getByTestId('admin-held')).toBeVisible();
   await refund.getByLabel('Payment id').fill(`R-2026-${paymentId}`);
   await refund.getByRole('button', { name: 'Look up' }).click();
   const load = admin.getByTestId('admin-refund-load');

@@ -153,7 +153,8 @@ export function useRefundableLoad(paymentId: number | null) {
   return useQuery({
     queryKey: adminKeys.load(paymentId ?? 0),
     queryFn: async ({ signal }) =>
-      (await api<z.infer<typeof RefundableLoadResponse>>(`/admin/loads/${paymentId}`, { signal })).data,
+      // A load that is not there is the form's own message, not the not-found page.
+      (await api<z.infer<typeof RefundableLoadResponse>>(`/admin/loads/${paymentId}`, { signal, handle: [404] })).data,
     enabled: paymentId !== null,
     retry: false,
     staleTime: 0,
