@@ -3,6 +3,7 @@
 // answer turns by itself (no write: the versions hold the next end, like a tour's start, 0403), while
 // answers of places she is not in stay cached; it moves no position.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { as } from '../../test/as';
 import { atClock } from '../../test/clock';
 import { BERLIN, createAdvertiser, createSession, MANCHESTER, seedGeo, type Session } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
@@ -39,24 +40,25 @@ beforeEach(() => {
 });
 
 type Item = { id: number; available_now: boolean };
-const post = async (url: string, payload: object) => {
-  const res = await t.app.inject({ method: 'POST', url, payload });
+/** A visitor's answer, which must be a 200. */
+const read = async (url: string, body: object) => {
+  const res = await as(t).post(url, body);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 };
 const pages = {
-  uk: () => post('/api/directory/getDirectory?page=1', { country: 'united-kingdom' }),
-  london: () => post('/api/directory/getDirectory?page=1', { country: 'united-kingdom', place: 'london' }),
-  germany: () => post('/api/directory/getDirectory?page=1', { country: 'germany' }),
-  search: () => post('/api/directory/search?page=1', { q: 'Anna Now' }),
-  anna: async () => (await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}?track=0` })).json(),
+  uk: () => read('/api/directory/getDirectory?page=1', { country: 'united-kingdom' }),
+  london: () => read('/api/directory/getDirectory?page=1', { country: 'united-kingdom', place: 'london' }),
+  germany: () => read('/api/directory/getDirectory?page=1', { country: 'germany' }),
+  search: () => read('/api/directory/search?page=1', { q: 'Anna Now' }),
+  anna: async () => (await as(t).get(`/api/getProfile/${ids.anna}?track=0`)).json(),
 };
 const flag = (page: { data: Item[] }, id: number) => page.data.find((i) => i.id === id)?.available_now;
 const order = (page: { data: Item[] }) => page.data.map((i) => i.id);
-const setAvailable = (payload: object, session: Session = owner) =>
-  t.app.inject({ method: 'POST', url: `/api/edit/setAvailableNow/${ids.anna}`, ...session, payload });
-const overview = async () =>
-  (await t.app.inject({ method: 'GET', url: `/api/edit/getOverview/${ids.anna}/7`, ...owner })).json().data;
+/** Anna's "available now" set by `session` (her own by default; null: a visitor). */
+const setAvailable = (body: object, session: Session | null = owner) =>
+  as(t, session).post(`/api/edit/setAvailableNow/${ids.anna}`, body);
+const overview = async () => (await as(t, owner).get(`/api/edit/getOverview/${ids.anna}/7`)).json().data;
 
 describe('available now', () => {
   it('is switched on for some hours, shows on cards and the profile at once, and moves nobody', async () => {
@@ -125,7 +127,7 @@ describe('available now', () => {
     }
     const stranger = await createSession(t.ctx, ids.bea);
     expect((await setAvailable({ hours: 2 }, stranger)).statusCode).toBe(403);
-    expect((await setAvailable({ hours: 2 }, {} as Session)).statusCode).toBe(401);
+    expect((await setAvailable({ hours: 2 }, null)).statusCode).toBe(401);
     expect((await pages.anna()).profile.available_until).toBeNull();
     const admin = (await createAdvertiser(t.ctx, { role: 'admin' })).account.id;
     expect((await setAvailable({ hours: 8 }, await createSession(t.ctx, admin))).statusCode).toBe(200);

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEED_PAGE_SIZE } from '#shared/schemas/feed.ts';
 import { listings, media, profiles } from '../../db/schema';
+import { as } from '../../test/as';
 import { BERLIN, MANCHESTER, createAdvertiser, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 
@@ -62,17 +63,15 @@ afterAll(async () => {
   await t.close();
 });
 
-const get = (url: string) => t.app.inject({ method: 'GET', url });
-
 describe('GET /api/directory/feed/{kind}', () => {
   it('lists verified listed profiles, newest verification first, paged', async () => {
-    const first = (await get('/api/directory/feed/profiles')).json();
+    const first = (await as(t).get('/api/directory/feed/profiles')).json();
     expect(first.kind).toBe('profiles');
     expect(first.data).toHaveLength(FEED_PAGE_SIZE);
     expect(first.has_more).toBe(true);
     expect(first.data[0].profile).toMatchObject({ id: ids[`v${FEED_PAGE_SIZE + 1}`], verified: true });
     expect(first.data[0].profile.user.city).toBe('London');
-    const second = (await get('/api/directory/feed/profiles?page=2')).json();
+    const second = (await as(t).get('/api/directory/feed/profiles?page=2')).json();
     expect(second.has_more).toBe(false);
     expect(second.data.map((e: { key: number }) => e.key)).toEqual([ids.v1, ids.v0]);
     const all = [...first.data, ...second.data].map((e: { key: number }) => e.key);
@@ -81,14 +80,14 @@ describe('GET /api/directory/feed/{kind}', () => {
   });
 
   it('lists approved photos of listed profiles only', async () => {
-    const photos = (await get('/api/directory/feed/photos')).json();
+    const photos = (await as(t).get('/api/directory/feed/photos')).json();
     expect(photos.data.map((e: { key: number }) => e.key)).toEqual([ids.photo]);
     expect(photos.data[0].photo.src).toBeTruthy();
     expect(photos.data[0].profile.id).toBe(ids.plain);
   });
 
   it('lists tours that have not ended, of listed profiles only, with city and dates', async () => {
-    const tours = (await get('/api/directory/feed/tours')).json();
+    const tours = (await as(t).get('/api/directory/feed/tours')).json();
     expect(tours.data.map((e: { key: number }) => e.key)).toEqual([ids.tour]);
     // A running tour links to its city page (a coming one to the page's "Visiting" section: tours-ahead.test.ts).
     expect(tours.data[0].tour).toEqual({
@@ -102,7 +101,7 @@ describe('GET /api/directory/feed/{kind}', () => {
 
   it('drops a tour once the app clock passes its end or its expiry (the database clock has not)', async () => {
     const keys = async () =>
-      (await get('/api/directory/feed/tours')).json().data.map((e: { key: number }) => e.key) as number[];
+      (await as(t).get('/api/directory/feed/tours')).json().data.map((e: { key: number }) => e.key) as number[];
     const realNow = t.ctx.now;
     const now = realNow();
     const [dated] = await t.ctx.db
@@ -135,9 +134,9 @@ describe('GET /api/directory/feed/{kind}', () => {
   });
 
   it('answers 404 for an unknown list and 422 for a bad page, never 5xx', async () => {
-    expect((await get('/api/directory/feed/videos')).statusCode).toBe(404);
+    expect((await as(t).get('/api/directory/feed/videos')).statusCode).toBe(404);
     for (const url of ['/api/directory/feed/profiles?page=0', '/api/directory/feed/profiles?page=x']) {
-      expect((await get(url)).statusCode, url).toBe(422);
+      expect((await as(t).get(url)).statusCode, url).toBe(422);
     }
   });
 });

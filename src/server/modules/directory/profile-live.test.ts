@@ -5,24 +5,26 @@
 import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, type Requester } from '../../test/as';
 import { createAdvertiser, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 
 let t: TestApp;
+/** A browser from one address; a request's own headers or address add to these. */
+let visitor: Requester;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   t = await createTestApp();
   await seedGeo(t.ctx);
+  visitor = as(t, null, { headers: { 'user-agent': 'Mozilla/5.0 live' }, remoteAddress: '203.0.113.9' });
   for (const name of ['Dora Live', 'Eva Live', 'Fay Live'])
     ids[name.split(' ')[0].toLowerCase()] = (await createAdvertiser(t.ctx, { screenName: name })).account.id;
 });
 afterAll(() => t.close());
 
-const get = (url: string, headers: Record<string, string> = {}, remoteAddress = '203.0.113.9') =>
-  t.app.inject({ method: 'GET', url, headers: { 'user-agent': 'Mozilla/5.0 live', ...headers }, remoteAddress });
 const profile = async (id: number, query = '?track=0') => {
-  const res = await get(`/api/getProfile/${id}${query}`);
+  const res = await visitor.get(`/api/getProfile/${id}${query}`);
   expect(res.statusCode).toBe(200);
   return res.json().profile as { user_id: number; views: number; last_seen: number | null };
 };
@@ -35,7 +37,7 @@ describe("a profile's live figures", () => {
     await profile(ids.dora, '');
     expect((await profile(ids.dora)).views).toBe(before + 1);
     // Another visitor, by name.
-    await get(`/api/getProfileByName/Dora%20Live`, {}, '203.0.113.10');
+    await visitor.get(`/api/getProfileByName/Dora%20Live`, { remoteAddress: '203.0.113.10' });
     expect((await profile(ids.dora)).views).toBe(before + 2);
   });
 
@@ -64,7 +66,7 @@ describe("a profile's live figures", () => {
     await setViews(ids.dora, 1000);
     await setViews(ids.eva, 2000);
     const byName = async () => {
-      const res = await get('/api/getProfileByName/Dora%20Live?track=0');
+      const res = await visitor.get('/api/getProfileByName/Dora%20Live?track=0');
       expect(res.statusCode).toBe(200);
       return res.json().profile as { user_id: number; views: number };
     };
@@ -85,7 +87,7 @@ describe("a profile's live figures", () => {
   it('keeps the ETag while the figures stay, and compresses the answer with the figures it has', async () => {
     await setViews(ids.fay, 40);
     const br = async () => {
-      const res = await get(`/api/getProfile/${ids.fay}?track=0`, { 'accept-encoding': 'br' });
+      const res = await visitor.get(`/api/getProfile/${ids.fay}?track=0`, { headers: { 'accept-encoding': 'br' } });
       expect(res.statusCode).toBe(200);
       const text =
         res.headers['content-encoding'] === 'br' ? zlib.brotliDecompressSync(res.rawPayload) : res.rawPayload;
@@ -95,11 +97,15 @@ describe("a profile's live figures", () => {
     const b = await br();
     expect(a.views).toBe(40);
     expect(b).toEqual(a);
-    expect((await get(`/api/getProfile/${ids.fay}?track=0`, { 'if-none-match': a.etag })).statusCode).toBe(304);
+    expect(
+      (await visitor.get(`/api/getProfile/${ids.fay}?track=0`, { headers: { 'if-none-match': a.etag } })).statusCode,
+    ).toBe(304);
     await setViews(ids.fay, 41);
     const c = await br();
     expect(c.views).toBe(41);
     expect(c.etag).not.toBe(a.etag);
-    expect((await get(`/api/getProfile/${ids.fay}?track=0`, { 'if-none-match': a.etag })).statusCode).toBe(200);
+    expect(
+      (await visitor.get(`/api/getProfile/${ids.fay}?track=0`, { headers: { 'if-none-match': a.etag } })).statusCode,
+    ).toBe(200);
   });
 });

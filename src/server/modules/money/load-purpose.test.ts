@@ -9,6 +9,7 @@ import { queryRows } from '../../db/client';
 import { cartItems, orders, payments } from '../../db/schema';
 import { startBtcpayStandIn, type StandIn } from '../../test/btcpay-stand-in';
 import { injectClient } from '../../test/api-client';
+import { as } from '../../test/as';
 import { BERLIN, createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { sandboxToken } from '../../test/money';
@@ -31,9 +32,6 @@ interface Advertiser {
 
 /** Helpers bound to one app (the sandbox one, or the one whose crypto is BTCPay). */
 function on(get: () => TestApp) {
-  const call = (a: Advertiser, method: 'GET' | 'POST', url: string, payload?: object) =>
-    get().app.inject({ method, url, ...a.session, ...(payload ? { payload } : {}) });
-
   /** A listed advertiser whose cart holds a standard top-up and a location in Berlin (2000 in all). */
   async function withFullCart(balance = 0): Promise<Advertiser> {
     const t = get();
@@ -49,8 +47,11 @@ function on(get: () => TestApp) {
         idempotencyKey: key(),
       });
     }
-    expect((await call(a, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' })).statusCode).toBe(200);
-    const res = await call(a, 'POST', '/api/payment/addToCart', { uid: 'additional_location', city_id: BERLIN.id });
+    expect((await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' })).statusCode).toBe(200);
+    const res = await as(t, a.session).post('/api/payment/addToCart', {
+      uid: 'additional_location',
+      city_id: BERLIN.id,
+    });
     expect(res.json().data).toMatchObject({ total: TOPUP + LOCATION });
     return a;
   }
@@ -75,7 +76,7 @@ function on(get: () => TestApp) {
   const paymentRow = async (id: number) => (await get().ctx.db.select().from(payments).where(eq(payments.id, id)))[0];
 
   const tokenize = (number: string) => sandboxToken(injectClient(get().app), number);
-  return { call, withFullCart, untouched, balance, paymentRow, tokenize };
+  return { withFullCart, untouched, balance, paymentRow, tokenize };
 }
 
 // ---------------------------------------------------------------- sandbox card and crypto
@@ -103,7 +104,7 @@ describe('purpose load: the sandbox card and crypto', () => {
       idempotency_key: key(),
       card_token: await s.tokenize('4242424242424242'),
     };
-    const res = await s.call(a, 'POST', '/api/payment/makePayment', body);
+    const res = await as(t, a.session).post('/api/payment/makePayment', body);
     expect(res.statusCode, res.body).toBe(200);
     // The minimum top-up by default (not the cart's amount to pay), and no order.
     expect(res.json().data).toMatchObject({
@@ -116,13 +117,13 @@ describe('purpose load: the sandbox card and crypto', () => {
     expect(res.json().data.cart.items).toHaveLength(2);
     expect(await s.untouched(a)).toEqual(before);
     // The same call again: the same load, nothing more.
-    const again = await s.call(a, 'POST', '/api/payment/makePayment', body);
+    const again = await as(t, a.session).post('/api/payment/makePayment', body);
     expect(again.json().data).toMatchObject({ status: 'loaded', payment: { id: res.json().data.payment.id } });
 
     // The balance now covers a cheaper cart: a load still charges the card and pays nothing.
     const b = await s.withFullCart(5000);
     const covered = await s.untouched(b);
-    const load = await s.call(b, 'POST', '/api/payment/makePayment', {
+    const load = await as(t, b.session).post('/api/payment/makePayment', {
       method: 'card',
       purpose: 'load',
       amount: 1200,
@@ -137,7 +138,7 @@ describe('purpose load: the sandbox card and crypto', () => {
   it('a card load with the confirmation step (3220) leaves the cart after approval and the minute poll', async () => {
     const a = await s.withFullCart();
     const before = await s.untouched(a);
-    const res = await s.call(a, 'POST', '/api/payment/makePayment', {
+    const res = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'card',
       purpose: 'load',
       amount: 2500,
@@ -147,15 +148,12 @@ describe('purpose load: the sandbox card and crypto', () => {
     });
     expect(res.json().data).toMatchObject({ status: 'requires_action', balance: 0, order: null });
     const { id, next_action } = res.json().data.payment;
-    const answered = await t.app.inject({
-      method: 'POST',
-      url: next_action.url,
+    const answered = await as(t).post(next_action.url, 'outcome=approve', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'outcome=approve',
     });
     expect(answered.statusCode).toBe(303);
     await money.settleOpenPayments(t.ctx);
-    const poll = await s.call(a, 'GET', `/api/payment/getPayment/${id}`);
+    const poll = await as(t, a.session).get(`/api/payment/getPayment/${id}`);
     expect(poll.json().data).toMatchObject({ status: 'loaded', balance: 2500, order: null });
     expect(poll.json().data.cart.items).toHaveLength(2);
     expect(await s.untouched(a)).toEqual(before);
@@ -165,7 +163,7 @@ describe('purpose load: the sandbox card and crypto', () => {
   it('a crypto load credits by its signed webhook and leaves the cart, however often it is delivered', async () => {
     const a = await s.withFullCart();
     const before = await s.untouched(a);
-    const res = await s.call(a, 'POST', '/api/payment/makePayment', {
+    const res = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'crypto',
       purpose: 'load',
       idempotency_key: key(),
@@ -173,20 +171,17 @@ describe('purpose load: the sandbox card and crypto', () => {
     });
     expect(res.json().data).toMatchObject({ status: 'pending', order: null, payment: { amount: 1000 } });
     const p = await s.paymentRow(res.json().data.payment.id);
-    const sim = await t.app.inject({ method: 'POST', url: res.json().data.payment.invoice.simulate_url });
+    const sim = await as(t).post(res.json().data.payment.invoice.simulate_url);
     expect(sim.json()).toEqual({ delivered: 200 });
     const { simulateInvoicePayment } = await import('../sandbox-acquirer/sandbox-acquirer.service');
     const event = await simulateInvoicePayment(t.ctx, p.providerRef!);
-    const redelivered = await t.app.inject({
-      method: 'POST',
-      url: '/api/payment/webhook/sandbox',
+    const redelivered = await as(t).post('/api/payment/webhook/sandbox', event.body, {
       headers: { 'content-type': 'application/json', 'x-sandbox-signature': event.signature },
-      payload: event.body,
     });
     expect(redelivered.statusCode).toBe(200);
     await money.settleOpenPayments(t.ctx);
     expect(await s.balance(a)).toBe(1000);
-    const poll = await s.call(a, 'GET', `/api/payment/getPayment/${p.id}`);
+    const poll = await as(t, a.session).get(`/api/payment/getPayment/${p.id}`);
     expect(poll.json().data).toMatchObject({ status: 'loaded', balance: 1000, order: null });
     expect(await s.untouched(a)).toEqual(before);
   });
@@ -194,7 +189,7 @@ describe('purpose load: the sandbox card and crypto', () => {
   it('purpose cart, and the spec call without a purpose, load what is missing and pay the cart', async () => {
     for (const purpose of ['cart', undefined]) {
       const a = await s.withFullCart();
-      const res = await s.call(a, 'POST', '/api/payment/makePayment', {
+      const res = await as(t, a.session).post('/api/payment/makePayment', {
         method: 'card',
         ...(purpose ? { purpose } : {}),
         idempotency_key: key(),
@@ -214,21 +209,21 @@ describe('purpose load: the sandbox card and crypto', () => {
     }
     // Crypto for the cart: paid when its webhook arrives.
     const b = await s.withFullCart();
-    const res = await s.call(b, 'POST', '/api/payment/makePayment', {
+    const res = await as(t, b.session).post('/api/payment/makePayment', {
       method: 'crypto',
       purpose: 'cart',
       idempotency_key: key(),
     });
     expect(res.json().data).toMatchObject({ status: 'pending', order: { status: 'pending' } });
-    await t.app.inject({ method: 'POST', url: res.json().data.payment.invoice.simulate_url });
-    const poll = await s.call(b, 'GET', `/api/payment/getPayment/${res.json().data.payment.id}`);
+    await as(t).post(res.json().data.payment.invoice.simulate_url);
+    const poll = await as(t, b.session).get(`/api/payment/getPayment/${res.json().data.payment.id}`);
     expect(poll.json().data).toMatchObject({ status: 'paid', balance: 0, cart: { items: [] } });
   });
 
   it('refuses a load from the balance, a key reused for the other purpose, an unknown purpose, a tiny load', async () => {
     const a = await s.withFullCart(3000);
     const before = { ...(await s.untouched(a)), balance: await s.balance(a) };
-    const pay = (body: object) => s.call(a, 'POST', '/api/payment/makePayment', body);
+    const pay = (body: object) => as(t, a.session).post('/api/payment/makePayment', body);
     const fromBalance = await pay({ method: 'balance', purpose: 'load', idempotency_key: key() });
     expect(fromBalance.statusCode).toBe(422);
     expect(fromBalance.json().errors.purpose).toBeDefined();
@@ -279,12 +274,12 @@ describe('purpose load: BTCPay', () => {
   });
 
   const deliver = (hook: { body: string; headers: Record<string, string> }) =>
-    b.app.inject({ method: 'POST', url: '/api/payment/webhook/btcpay', headers: hook.headers, payload: hook.body });
+    as(b).post('/api/payment/webhook/btcpay', hook.body, { headers: hook.headers });
 
   it('a load is credited by its webhook and the cart stays; a cart payment is paid by its webhook', async () => {
     const a = await bt.withFullCart();
     const before = await bt.untouched(a);
-    const res = await bt.call(a, 'POST', '/api/payment/makePayment', {
+    const res = await as(b, a.session).post('/api/payment/makePayment', {
       method: 'crypto',
       purpose: 'load',
       amount: 1200,
@@ -298,12 +293,12 @@ describe('purpose load: BTCPay', () => {
     expect((await deliver(hook)).json().outcome).toBe('duplicate');
     await money.settleOpenPayments(b.ctx);
     expect(await bt.balance(a)).toBe(1200);
-    const poll = await bt.call(a, 'GET', `/api/payment/getPayment/${p.id}`);
+    const poll = await as(b, a.session).get(`/api/payment/getPayment/${p.id}`);
     expect(poll.json().data).toMatchObject({ status: 'loaded', balance: 1200, order: null });
     expect(await bt.untouched(a)).toEqual(before);
 
     // The same advertiser now pays the cart: what is missing (800) is loaded and the cart is paid.
-    const pay = await bt.call(a, 'POST', '/api/payment/makePayment', {
+    const pay = await as(b, a.session).post('/api/payment/makePayment', {
       method: 'crypto',
       purpose: 'cart',
       idempotency_key: key(),
@@ -312,7 +307,7 @@ describe('purpose load: BTCPay', () => {
     const q = await bt.paymentRow(pay.json().data.payment.id);
     btcpay.pay(q.providerRef!);
     expect((await deliver(btcpay.webhook('InvoiceSettled', q.providerRef!))).json().outcome).toBe('credited');
-    const paid = await bt.call(a, 'GET', `/api/payment/getPayment/${q.id}`);
+    const paid = await as(b, a.session).get(`/api/payment/getPayment/${q.id}`);
     expect(paid.json().data).toMatchObject({
       status: 'paid',
       balance: 1200 + MIN - TOPUP - LOCATION,

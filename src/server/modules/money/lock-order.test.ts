@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { cartItems, ledgerEntries } from '../../db/schema';
 import { injectClient } from '../../test/api-client';
-import { createAdvertiser, seedGeo, type Session } from '../../test/factories';
+import { as } from '../../test/as';
+import { createAdvertiser, seedGeo } from '../../test/factories';
 import { backend, createTestApp, type TestApp } from '../../test/helpers';
 import { fundedAdvertiser, sandboxToken } from '../../test/money';
 import { onPause, type PausePoint } from './fault';
@@ -34,9 +35,6 @@ afterEach(async () => {
 const key = () => crypto.randomUUID();
 
 const advertiser = (balance: number) => fundedAdvertiser(t.ctx, admin, balance);
-
-const post = (session: Session, url: string, payload: object) =>
-  t.app.inject({ method: 'POST', url, ...session, payload });
 
 const tokenize = (number: string) => sandboxToken(injectClient(t.app), number);
 
@@ -79,16 +77,19 @@ const dbError = (code: string) => Object.assign(new Error(`simulated ${code}`), 
 describe.skipIf(backend !== 'postgres')('the lock order on PostgreSQL', () => {
   it('a balance payment (cart, then ledger) and a card settlement (ledger, then cart) of one advertiser both answer 200', async () => {
     const a = await advertiser(500);
-    expect((await post(a.session, '/api/payment/addToCart', { uid: 'standard_topup' })).statusCode).toBe(200);
+    expect((await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' })).statusCode).toBe(200);
     const token = await tokenize('4242 4242 4242 4242');
     const balanceHold = holdFirst('order_cart_consumed');
     const cardHold = holdFirst('payment_credited');
 
-    const balancePayment = post(a.session, '/api/payment/makePayment', { method: 'balance', idempotency_key: key() });
+    const balancePayment = as(t, a.session).post('/api/payment/makePayment', {
+      method: 'balance',
+      idempotency_key: key(),
+    });
     await balanceHold.arrived;
     // The balance payment holds what it took first; the card payment runs until it holds its own first
     // locks and reaches its pause, or until it waits for a lock the balance payment holds.
-    const cardPayment = post(a.session, '/api/payment/makePayment', {
+    const cardPayment = as(t, a.session).post('/api/payment/makePayment', {
       method: 'card',
       amount: 1000,
       idempotency_key: key(),
@@ -112,7 +113,7 @@ describe.skipIf(backend !== 'postgres')('the lock order on PostgreSQL', () => {
 describe('deadlocks and serialisation failures', () => {
   it('are retried inside the server: one failure, then the payment goes through', async () => {
     const a = await advertiser(500);
-    await post(a.session, '/api/payment/addToCart', { uid: 'standard_topup' });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     let calls = 0;
     removers.push(
       onPause('order_cart_consumed', async () => {
@@ -120,7 +121,7 @@ describe('deadlocks and serialisation failures', () => {
         if (calls === 1) throw dbError('40P01');
       }),
     );
-    const res = await post(a.session, '/api/payment/makePayment', { method: 'balance', idempotency_key: key() });
+    const res = await as(t, a.session).post('/api/payment/makePayment', { method: 'balance', idempotency_key: key() });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.status).toBe('paid');
     expect(calls).toBe(2);
@@ -129,7 +130,7 @@ describe('deadlocks and serialisation failures', () => {
 
   it('a settlement is retried too', async () => {
     const a = await advertiser(0);
-    await post(a.session, '/api/payment/addToCart', { uid: 'standard_topup' });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     let calls = 0;
     removers.push(
       onPause('payment_credited', async () => {
@@ -137,7 +138,7 @@ describe('deadlocks and serialisation failures', () => {
         if (calls === 1) throw dbError('40001');
       }),
     );
-    const res = await post(a.session, '/api/payment/makePayment', {
+    const res = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'card',
       idempotency_key: key(),
       card_token: await tokenize('4242 4242 4242 4242'),
@@ -149,7 +150,7 @@ describe('deadlocks and serialisation failures', () => {
 
   it('after 3 retries: 503 with Retry-After, and nothing written', async () => {
     const a = await advertiser(500);
-    await post(a.session, '/api/payment/addToCart', { uid: 'standard_topup' });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     const [entries] = await t.ctx.db.select({ n: count() }).from(ledgerEntries);
     let calls = 0;
     removers.push(
@@ -158,7 +159,7 @@ describe('deadlocks and serialisation failures', () => {
         throw dbError(calls % 2 ? '40P01' : '40001');
       }),
     );
-    const res = await post(a.session, '/api/payment/makePayment', { method: 'balance', idempotency_key: key() });
+    const res = await as(t, a.session).post('/api/payment/makePayment', { method: 'balance', idempotency_key: key() });
     expect(res.statusCode).toBe(503);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(res.json().message).toBeTruthy();

@@ -15,8 +15,9 @@ import {
   sandboxCardTokens,
 } from '../../db/schema';
 import { injectClient } from '../../test/api-client';
+import { as } from '../../test/as';
 import { atClock, hoursFromNow } from '../../test/clock';
-import { BERLIN, createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
+import { BERLIN, createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { fundedAdvertiser, sandboxToken } from '../../test/money';
 import { positionOf, removeExpiredListings } from '../listings/listings.service';
@@ -43,9 +44,6 @@ afterEach(async () => {
 const key = () => crypto.randomUUID();
 
 const advertiser = (balance = 0) => fundedAdvertiser(t.ctx, admin, balance);
-
-const call = (session: Session | object, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-  t.app.inject({ method, url, ...session, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 async function snapshot(userId: number) {
   const [entries] = await t.ctx.db.select({ n: count() }).from(ledgerEntries);
@@ -96,11 +94,11 @@ describe('the ledger under concurrency', () => {
 
   it('makePayment: one key sent 20 times in parallel pays the cart once', async () => {
     const a = await advertiser(100);
-    expect((await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' })).statusCode).toBe(200);
+    expect((await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' })).statusCode).toBe(200);
     const k = key();
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
-        call(a.session, 'POST', '/api/payment/makePayment', { method: 'balance', idempotency_key: k }),
+        as(t, a.session).post('/api/payment/makePayment', { method: 'balance', idempotency_key: k }),
       ),
     );
     expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
@@ -111,10 +109,10 @@ describe('the ledger under concurrency', () => {
 
   it('makePayment: 20 parallel calls with distinct keys buy one cart item once', async () => {
     const a = await advertiser(100);
-    await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
-        call(a.session, 'POST', '/api/payment/makePayment', { method: 'balance', idempotency_key: key() }),
+        as(t, a.session).post('/api/payment/makePayment', { method: 'balance', idempotency_key: key() }),
       ),
     );
     expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(1);
@@ -126,7 +124,7 @@ describe('the ledger under concurrency', () => {
 describe('cart and checkout', () => {
   it('summarises the cart: amount to pay is 0 when the balance covers it, else at least the minimum top-up', async () => {
     const a = await advertiser(5);
-    const res = await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+    const res = await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     expect(res.json().data).toMatchObject({
       total: 10,
       balance: 5,
@@ -135,9 +133,9 @@ describe('cart and checkout', () => {
       new_balance: 995,
     });
     // A double click adds the top-up once.
-    const again = await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+    const again = await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     expect(again.json().data.items).toHaveLength(1);
-    const loc = await call(a.session, 'POST', '/api/payment/addToCart', {
+    const loc = await as(t, a.session).post('/api/payment/addToCart', {
       uid: 'additional_location',
       city_id: BERLIN.id,
     });
@@ -145,13 +143,13 @@ describe('cart and checkout', () => {
     expect(loc.json().data).toMatchObject({ total: 1510, amount_to_pay: 1505, new_balance: 0 });
     const item = loc.json().data.items.find((i: { product: string }) => i.product === 'additional_location');
     expect(item.city).toEqual({ id: BERLIN.id, name: 'Berlin', country: 'DE' });
-    const removed = await call(a.session, 'POST', '/api/payment/removeCartItem', { uid: item.uid });
+    const removed = await as(t, a.session).post('/api/payment/removeCartItem', { uid: item.uid });
     expect(removed.json().data.items).toHaveLength(1);
   });
 
   it('refuses what it cannot sell: the home city, bad tour dates, an unknown city', async () => {
     const a = await advertiser(0);
-    const add = (body: object) => call(a.session, 'POST', '/api/payment/addToCart', body);
+    const add = (body: object) => as(t, a.session).post('/api/payment/addToCart', body);
     expect((await add({ uid: 'additional_location', city_id: 2643743 })).json().errors.city_id).toBeDefined();
     expect((await add({ uid: 'additional_location', city_id: 999999 })).json().errors.city_id).toBeDefined();
     const r = await add({ uid: 'additional_location', city_id: BERLIN.id, from: '2099-01-10', until: '2099-01-01' });
@@ -164,9 +162,9 @@ describe('cart and checkout', () => {
     await advertiser(0);
     const a = await advertiser(5000);
     expect(await positionOf(t.ctx.db, a.id, new Date())).toBeGreaterThan(1);
-    await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
-    await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'additional_location', city_id: BERLIN.id });
-    const paid = await call(a.session, 'POST', '/api/payment/makePayment', {
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'additional_location', city_id: BERLIN.id });
+    const paid = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'balance',
       idempotency_key: key(),
       expected_total: 1510,
@@ -190,22 +188,22 @@ describe('cart and checkout', () => {
   it("refusals change nothing: insufficient balance, changed prices, someone else's cart item", async () => {
     const a = await advertiser(5);
     const b = await advertiser(100);
-    await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     const before = await snapshot(a.id);
-    const poor = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const poor = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'balance',
       idempotency_key: key(),
     });
     expect(poor.statusCode).toBe(422);
     expect(poor.json().errors.balance).toBeDefined();
-    const stale = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const stale = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'balance',
       idempotency_key: key(),
       expected_total: 999,
     });
     expect(stale.json().errors.expected_total).toBeDefined();
     const uid = (await money.getCart(t.ctx, a.id)).items[0].uid;
-    const theft = await call(b.session, 'POST', '/api/payment/removeCartItem', { uid });
+    const theft = await as(t, b.session).post('/api/payment/removeCartItem', { uid });
     expect(theft.statusCode).toBe(422);
     expect(await snapshot(a.id)).toEqual(before);
     const [o] = await t.ctx.db.select({ n: count() }).from(orders).where(eq(orders.userId, a.id));
@@ -216,10 +214,10 @@ describe('cart and checkout', () => {
 describe('card payments through the sandbox acquirer', () => {
   it('loads with 4242 and pays the cart in one call; the answer is the same for the same key', async () => {
     const a = await advertiser(0);
-    await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     const token = await tokenize('4242 4242 4242 4242');
     const body = { method: 'card', idempotency_key: key(), card_token: token };
-    const res = await call(a.session, 'POST', '/api/payment/makePayment', body);
+    const res = await as(t, a.session).post('/api/payment/makePayment', body);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({
       status: 'paid',
@@ -227,11 +225,11 @@ describe('card payments through the sandbox acquirer', () => {
       position: 1,
       payment: { method: 'card', status: 'succeeded', amount: 1000, card_last4: '4242' },
     });
-    const again = await call(a.session, 'POST', '/api/payment/makePayment', body);
+    const again = await as(t, a.session).post('/api/payment/makePayment', body);
     expect(again.json().data.order.id).toBe(res.json().data.order.id);
     expect(await money.balanceOf(t.ctx, a.id)).toBe(990);
     // The same key with another amount is another request: refused.
-    const other = await call(a.session, 'POST', '/api/payment/makePayment', { ...body, amount: 5000 });
+    const other = await as(t, a.session).post('/api/payment/makePayment', { ...body, amount: 5000 });
     expect(other.json().errors.idempotency_key).toBeDefined();
   });
 
@@ -240,11 +238,11 @@ describe('card payments through the sandbox acquirer', () => {
     // Behind the database: a later test's bump at the real time still ranks above this one.
     const at = hoursFromNow(-2);
     const res = await atClock(t.ctx, at, async () => {
-      await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+      await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
       const card_token = await tokenize('4242 4242 4242 4242');
       const [token] = await t.ctx.db.select().from(sandboxCardTokens).where(eq(sandboxCardTokens.id, card_token));
       expect(token.createdAt).toEqual(at);
-      return call(a.session, 'POST', '/api/payment/makePayment', {
+      return as(t, a.session).post('/api/payment/makePayment', {
         method: 'card',
         idempotency_key: key(),
         card_token,
@@ -265,10 +263,10 @@ describe('card payments through the sandbox acquirer', () => {
 
   it('a declined card (4000 0000 0000 0002) is refused and changes nothing', async () => {
     const a = await advertiser(0);
-    await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     const before = await snapshot(a.id);
     const token = await tokenize('4000000000000002');
-    const res = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const res = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'card',
       idempotency_key: key(),
       card_token: token,
@@ -277,7 +275,7 @@ describe('card payments through the sandbox acquirer', () => {
     expect(res.json().errors.card_token).toBeDefined();
     expect(await snapshot(a.id)).toEqual(before);
     // An unknown token is refused the same way.
-    const bad = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const bad = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'card',
       idempotency_key: key(),
       card_token: 'tok_nothing',
@@ -288,9 +286,9 @@ describe('card payments through the sandbox acquirer', () => {
 
   it('4000 0000 0000 3220 needs the confirmation step; approving it loads and pays once', async () => {
     const a = await advertiser(0);
-    await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
     const token = await tokenize('4000000000003220');
-    const res = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const res = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'card',
       idempotency_key: key(),
       card_token: token,
@@ -299,33 +297,30 @@ describe('card payments through the sandbox acquirer', () => {
     });
     expect(res.json().data).toMatchObject({ status: 'requires_action', balance: 0 });
     const { id, next_action } = res.json().data.payment;
-    const page = await t.app.inject({ method: 'GET', url: next_action.url });
+    const page = await as(t).get(next_action.url);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('SANDBOX');
-    const answered = await t.app.inject({
-      method: 'POST',
-      url: next_action.url,
+    const answered = await as(t).post(next_action.url, 'outcome=approve', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'outcome=approve',
     });
     expect(answered.statusCode).toBe(303);
     expect(answered.headers.location).toBe(`/checkout/cart?payment=${id}`);
     const polls = await Promise.all(
-      Array.from({ length: 5 }, () => call(a.session, 'GET', `/api/payment/getPayment/${id}`)),
+      Array.from({ length: 5 }, () => as(t, a.session).get(`/api/payment/getPayment/${id}`)),
     );
     for (const p of polls) expect(p.json().data).toMatchObject({ status: 'paid', balance: 2490 });
     expect(await money.balanceOf(t.ctx, a.id)).toBe(2490);
     // Someone else cannot read it.
     const b = await advertiser(0);
-    expect((await call(b.session, 'GET', `/api/payment/getPayment/${id}`)).statusCode).toBe(404);
+    expect((await as(t, b.session).get(`/api/payment/getPayment/${id}`)).statusCode).toBe(404);
   });
 });
 
 describe('crypto payments and webhooks (sandbox)', () => {
   it('an invoice is credited once by its signed webhook, however often it is delivered', async () => {
     const a = await advertiser(0);
-    await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
-    const res = await call(a.session, 'POST', '/api/payment/makePayment', { method: 'crypto', idempotency_key: key() });
+    await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
+    const res = await as(t, a.session).post('/api/payment/makePayment', { method: 'crypto', idempotency_key: key() });
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data.status).toBe('pending');
@@ -335,7 +330,7 @@ describe('crypto payments and webhooks (sandbox)', () => {
 
     // The screen's "simulate payment" control posts where the invoice says.
     expect(data.payment.invoice.simulate_url).toBe(`/sandbox-acquirer/v1/invoices/${p.providerRef}/simulate-payment`);
-    const sim = await t.app.inject({ method: 'POST', url: data.payment.invoice.simulate_url });
+    const sim = await as(t).post(data.payment.invoice.simulate_url);
     expect(sim.json()).toEqual({ delivered: 200 });
     expect(await money.balanceOf(t.ctx, a.id)).toBe(990);
 
@@ -343,16 +338,13 @@ describe('crypto payments and webhooks (sandbox)', () => {
     const { simulateInvoicePayment } = await import('../sandbox-acquirer/sandbox-acquirer.service');
     const event = await simulateInvoicePayment(t.ctx, p.providerRef!);
     const deliver = (signature: string, body = event.body) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/payment/webhook/sandbox',
+      as(t).post('/api/payment/webhook/sandbox', body, {
         headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature },
-        payload: body,
       });
     const twice = await Promise.all([deliver(event.signature), deliver(event.signature), deliver(event.signature)]);
     expect(twice.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(await money.balanceOf(t.ctx, a.id)).toBe(990);
-    const poll = await call(a.session, 'GET', `/api/payment/getPayment/${p.id}`);
+    const poll = await as(t, a.session).get(`/api/payment/getPayment/${p.id}`);
     expect(poll.json().data).toMatchObject({ status: 'paid', position: 1 });
 
     const before = await snapshot(a.id);
@@ -364,7 +356,7 @@ describe('crypto payments and webhooks (sandbox)', () => {
 
   it('a late payment of an expired invoice is still credited, once', async () => {
     const a = await advertiser(0);
-    const res = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const res = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'crypto',
       idempotency_key: key(),
       amount: 1200,
@@ -377,7 +369,7 @@ describe('crypto payments and webhooks (sandbox)', () => {
     try {
       await money.settleOpenPayments(t.ctx);
       expect((await t.ctx.db.select().from(payments).where(eq(payments.id, id)))[0].status).toBe('expired');
-      await t.app.inject({ method: 'POST', url: `/sandbox-acquirer/v1/invoices/${p.providerRef}/simulate-payment` });
+      await as(t).post(`/sandbox-acquirer/v1/invoices/${p.providerRef}/simulate-payment`);
     } finally {
       t.ctx.now = clock;
     }
@@ -390,30 +382,30 @@ describe('bank transfers, adjustments and transactions', () => {
   it('a transfer recorded twice by its bank id credits once; an unknown reference changes nothing', async () => {
     const a = await advertiser(0);
     const adminSession = await createSession(t.ctx, admin);
-    const bank = await call(a.session, 'GET', `/api/payment/getBankDetails/${a.id}`);
+    const bank = await as(t, a.session).get(`/api/payment/getBankDetails/${a.id}`);
     const reference = bank.json().data.reference as string;
     expect(reference).toMatch(/^DIR\d{8,}$/);
     const body = { reference, amount: 2500, bank_transaction_id: `bank-${key()}` };
-    const first = await call(adminSession, 'POST', '/api/admin/recordBankTransfer', body);
-    const second = await call(adminSession, 'POST', '/api/admin/recordBankTransfer', body);
+    const first = await as(t, adminSession).post('/api/admin/recordBankTransfer', body);
+    const second = await as(t, adminSession).post('/api/admin/recordBankTransfer', body);
     expect(first.json().data).toMatchObject({ user_id: a.id, balance: 2500, duplicate: false });
     expect(second.json().data).toMatchObject({ user_id: a.id, balance: 2500, duplicate: true });
     // One digit off: the check digits catch it.
     const typo = reference.slice(0, -1) + String((Number(reference.at(-1)) + 1) % 10);
-    const wrong = await call(adminSession, 'POST', '/api/admin/recordBankTransfer', {
+    const wrong = await as(t, adminSession).post('/api/admin/recordBankTransfer', {
       ...body,
       reference: typo,
       bank_transaction_id: key(),
     });
     expect(wrong.statusCode).toBe(422);
-    expect((await call(a.session, 'POST', '/api/admin/recordBankTransfer', body)).statusCode).toBe(403);
+    expect((await as(t, a.session).post('/api/admin/recordBankTransfer', body)).statusCode).toBe(403);
     expect(await money.balanceOf(t.ctx, a.id)).toBe(2500);
   });
 
   it('an adjustment may not take a balance below zero', async () => {
     const a = await advertiser(50);
     const adminSession = await createSession(t.ctx, admin);
-    const res = await call(adminSession, 'POST', '/api/admin/adjustBalance', {
+    const res = await as(t, adminSession).post('/api/admin/adjustBalance', {
       user_id: a.id,
       amount: -60,
       reason: 'too much',
@@ -421,7 +413,7 @@ describe('bank transfers, adjustments and transactions', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(await money.balanceOf(t.ctx, a.id)).toBe(50);
-    const ok = await call(adminSession, 'POST', '/api/admin/adjustBalance', {
+    const ok = await as(t, adminSession).post('/api/admin/adjustBalance', {
       user_id: a.id,
       amount: -50,
       reason: 'refund by hand',
@@ -439,7 +431,7 @@ describe('bank transfers, adjustments and transactions', () => {
       idempotencyKey: key(),
       source: 'checkout',
     });
-    const mine = await call(a.session, 'POST', '/api/payment/getTransactions?page=1', { user_id: a.id });
+    const mine = await as(t, a.session).post('/api/payment/getTransactions?page=1', { user_id: a.id });
     expect(mine.statusCode).toBe(200);
     const rows = mine.json().data;
     expect(
@@ -451,12 +443,12 @@ describe('bank transfers, adjustments and transactions', () => {
     expect(rows[0].reference).toMatch(/^ORD-\d+$/);
     expect(rows[0].products).toEqual(['standard_topup']);
     const before = await snapshot(a.id);
-    expect((await call(b.session, 'POST', '/api/payment/getTransactions', { user_id: a.id })).statusCode).toBe(403);
-    expect((await call(b.session, 'GET', `/api/payment/getTransactionsCsv?user_id=${a.id}`)).statusCode).toBe(403);
+    expect((await as(t, b.session).post('/api/payment/getTransactions', { user_id: a.id })).statusCode).toBe(403);
+    expect((await as(t, b.session).get(`/api/payment/getTransactionsCsv?user_id=${a.id}`)).statusCode).toBe(403);
     expect(await snapshot(a.id)).toEqual(before);
     const adminSession = await createSession(t.ctx, admin);
-    expect((await call(adminSession, 'POST', '/api/payment/getTransactions', { user_id: a.id })).json().total).toBe(2);
-    const csv = await call(a.session, 'GET', `/api/payment/getTransactionsCsv?user_id=${a.id}`);
+    expect((await as(t, adminSession).post('/api/payment/getTransactions', { user_id: a.id })).json().total).toBe(2);
+    const csv = await as(t, a.session).get(`/api/payment/getTransactionsCsv?user_id=${a.id}`);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toContain('attachment');
     const lines = csv.body.trim().split('\r\n');
@@ -469,12 +461,12 @@ describe('bank transfers, adjustments and transactions', () => {
     const adminSession = await createSession(t.ctx, admin);
     const a = await advertiser(0);
     expect(
-      (await call(a.session, 'POST', '/api/admin/products', { code: 'standard_topup', price: 700 })).statusCode,
+      (await as(t, a.session).post('/api/admin/products', { code: 'standard_topup', price: 700 })).statusCode,
     ).toBe(403);
-    const res = await call(adminSession, 'POST', '/api/admin/products', { code: 'standard_topup', price: 700 });
+    const res = await as(t, adminSession).post('/api/admin/products', { code: 'standard_topup', price: 700 });
     expect(res.json().data.find((p: { code: string }) => p.code === 'standard_topup').price).toBe(700);
-    const pub = await t.app.inject({ method: 'GET', url: '/api/payment/products' });
+    const pub = await as(t).get('/api/payment/products');
     expect(pub.json()).toMatchObject({ currency: 'EUR', minimum_topup: 1000 });
-    await call(adminSession, 'POST', '/api/admin/products', { code: 'standard_topup', price: PRICE });
+    await as(t, adminSession).post('/api/admin/products', { code: 'standard_topup', price: PRICE });
   });
 });

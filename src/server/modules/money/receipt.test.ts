@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, payments } from '../../db/schema';
 import { injectClient } from '../../test/api-client';
+import { as } from '../../test/as';
 import { createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { fundedAdvertiser, sandboxToken } from '../../test/money';
@@ -34,17 +35,17 @@ afterEach(async () => {
 });
 
 const key = () => crypto.randomUUID();
-const get = (session: Session | object, url: string) => t.app.inject({ method: 'GET', url, ...session });
 
 /** A card load of `amount` with 4242, credited at once: the advertiser, her session and the payment id. */
 async function cardLoad(amount: number) {
   const a = await fundedAdvertiser(t.ctx, admin, 0);
   const card_token = await sandboxToken(injectClient(t.app), '4242 4242 4242 4242');
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/payment/makePayment',
-    ...a.session,
-    payload: { method: 'card', purpose: 'load', amount, idempotency_key: key(), card_token },
+  const res = await as(t, a.session).post('/api/payment/makePayment', {
+    method: 'card',
+    purpose: 'load',
+    amount,
+    idempotency_key: key(),
+    card_token,
   });
   expect(res.json().data).toMatchObject({ status: 'loaded', payment: { status: 'succeeded' } });
   const [{ username }] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, a.id));
@@ -59,7 +60,7 @@ describe('receipts of credited loads', () => {
   it('the owner reads number, date, amount, method, her name and the business details; nothing of the card but its last 4', async () => {
     const load = await cardLoad(2500);
     const [payment] = await t.ctx.db.select().from(payments).where(eq(payments.id, load.paymentId));
-    const res = await get(load.session, `/api/payment/receipt/${load.paymentId}?lang=en`);
+    const res = await as(t, load.session).get(`/api/payment/receipt/${load.paymentId}?lang=en`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['cache-control']).toContain('no-store');
@@ -86,19 +87,14 @@ describe('receipts of credited loads', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers['x-frame-options']).toBeDefined();
     // The same number however often it is read; the download is the same page as a file.
-    const download = await get(load.session, `/api/payment/receipt/${load.paymentId}?lang=en&download=1`);
+    const download = await as(t, load.session).get(`/api/payment/receipt/${load.paymentId}?lang=en&download=1`);
     expect(download.headers['content-disposition']).toBe(`attachment; filename="receipt-${number}.html"`);
     expect(field(download.body, 'number')).toBe(`Receipt number: ${number}`);
   });
 
   it('the statement links each credited load to its receipt, and nothing else', async () => {
     const load = await cardLoad(1000);
-    const list = await t.app.inject({
-      method: 'POST',
-      url: '/api/payment/getTransactions',
-      ...load.session,
-      payload: { user_id: load.id },
-    });
+    const list = await as(t, load.session).post('/api/payment/getTransactions', { user_id: load.id });
     const rows = list.json().data as Array<{ kind: string; receipt_id: number | null }>;
     expect(rows.map((r) => [r.kind, r.receipt_id])).toEqual([['load', load.paymentId]]);
     await money.purchase(t.ctx, {
@@ -107,12 +103,7 @@ describe('receipts of credited loads', () => {
       idempotencyKey: key(),
       source: 'checkout',
     });
-    const after = await t.app.inject({
-      method: 'POST',
-      url: '/api/payment/getTransactions',
-      ...load.session,
-      payload: { user_id: load.id },
-    });
+    const after = await as(t, load.session).post('/api/payment/getTransactions', { user_id: load.id });
     expect((after.json().data as Array<{ receipt_id: number | null }>).map((r) => r.receipt_id)).toEqual([
       null,
       load.paymentId,
@@ -123,58 +114,52 @@ describe('receipts of credited loads', () => {
     const load = await cardLoad(1000);
     const other = await fundedAdvertiser(t.ctx, admin, 0);
     const url = `/api/payment/receipt/${load.paymentId}`;
-    const stranger = await get(other.session, url);
+    const stranger = await as(t, other.session).get(url);
     expect(stranger.statusCode).toBe(404);
     expect(stranger.body).not.toContain('R-');
-    expect((await get({}, url)).statusCode).toBe(401);
-    const asAdmin = await get(adminSession, url);
+    expect((await as(t).get(url)).statusCode).toBe(401);
+    const asAdmin = await as(t, adminSession).get(url);
     expect(asAdmin.statusCode).toBe(200);
     expect(field(asAdmin.body, 'customer')).toBe(load.username);
-    const stray = await get(load.session, `${url}?user_id=${other.id}`);
+    const stray = await as(t, load.session).get(`${url}?user_id=${other.id}`);
     expect(stray.statusCode).toBe(422);
     expect(stray.json().errors).toBeDefined();
-    expect((await get(load.session, `${url}?lang=fr`)).statusCode).toBe(422);
+    expect((await as(t, load.session).get(`${url}?lang=fr`)).statusCode).toBe(422);
   });
 
   it('a payment that credited nothing has no receipt: an unpaid crypto invoice, a confirmation step left open, a failed one', async () => {
     const a = await fundedAdvertiser(t.ctx, admin, 0);
-    const invoice = await t.app.inject({
-      method: 'POST',
-      url: '/api/payment/makePayment',
-      ...a.session,
-      payload: { method: 'crypto', purpose: 'load', idempotency_key: key() },
+    const invoice = await as(t, a.session).post('/api/payment/makePayment', {
+      method: 'crypto',
+      purpose: 'load',
+      idempotency_key: key(),
     });
     expect(invoice.json().data.status).toBe('pending');
     const card_token = await sandboxToken(injectClient(t.app), '4000000000003220');
-    const open = await t.app.inject({
-      method: 'POST',
-      url: '/api/payment/makePayment',
-      ...a.session,
-      payload: { method: 'card', purpose: 'load', idempotency_key: key(), card_token },
+    const open = await as(t, a.session).post('/api/payment/makePayment', {
+      method: 'card',
+      purpose: 'load',
+      idempotency_key: key(),
+      card_token,
     });
     expect(open.json().data.status).toBe('requires_action');
     for (const id of [invoice.json().data.payment.id, open.json().data.payment.id]) {
-      expect((await get(a.session, `/api/payment/receipt/${id}`)).statusCode).toBe(404);
-      expect((await get(adminSession, `/api/payment/receipt/${id}`)).statusCode).toBe(404);
+      expect((await as(t, a.session).get(`/api/payment/receipt/${id}`)).statusCode).toBe(404);
+      expect((await as(t, adminSession).get(`/api/payment/receipt/${id}`)).statusCode).toBe(404);
     }
     // The ledger's credit makes the receipt, not the status alone; a failed payment has none either.
     const openId = open.json().data.payment.id as number;
     for (const status of ['succeeded', 'failed'] as const) {
       await t.ctx.db.update(payments).set({ status }).where(eq(payments.id, openId));
-      expect((await get(a.session, `/api/payment/receipt/${openId}`)).statusCode).toBe(404);
+      expect((await as(t, a.session).get(`/api/payment/receipt/${openId}`)).statusCode).toBe(404);
     }
-    const list = await t.app.inject({
-      method: 'POST',
-      url: '/api/payment/getTransactions',
-      ...a.session,
-      payload: { user_id: a.id },
-    });
+    const list = await as(t, a.session).post('/api/payment/getTransactions', { user_id: a.id });
     expect(list.json().data).toEqual([]);
   });
 
   it('is in German for a German reader, and a bank transfer shows its reference', async () => {
     const load = await cardLoad(2500);
-    const de = await get(load.session, `/api/payment/receipt/${load.paymentId}?lang=de`);
+    const de = await as(t, load.session).get(`/api/payment/receipt/${load.paymentId}?lang=de`);
     expect(de.statusCode).toBe(200);
     expect(de.body).toContain('<html lang="de">');
     expect(de.body).toContain('<h1>Zahlungsbeleg</h1>');
@@ -185,21 +170,16 @@ describe('receipts of credited loads', () => {
     expect(de.body).toContain('Drucken oder als PDF speichern');
 
     const b = await fundedAdvertiser(t.ctx, admin, 0);
-    const reference = (await get(b.session, `/api/payment/getBankDetails/${b.id}`)).json().data.reference as string;
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/recordBankTransfer',
-      ...adminSession,
-      payload: { reference, amount: 5000, bank_transaction_id: `bank-${key()}` },
+    const reference = (await as(t, b.session).get(`/api/payment/getBankDetails/${b.id}`)).json().data
+      .reference as string;
+    await as(t, adminSession).post('/api/admin/recordBankTransfer', {
+      reference,
+      amount: 5000,
+      bank_transaction_id: `bank-${key()}`,
     });
-    const list = await t.app.inject({
-      method: 'POST',
-      url: '/api/payment/getTransactions',
-      ...b.session,
-      payload: { user_id: b.id },
-    });
+    const list = await as(t, b.session).post('/api/payment/getTransactions', { user_id: b.id });
     const [row] = list.json().data as Array<{ receipt_id: number }>;
-    const bank = await get(b.session, `/api/payment/receipt/${row.receipt_id}?lang=es`);
+    const bank = await as(t, b.session).get(`/api/payment/receipt/${row.receipt_id}?lang=es`);
     expect(bank.statusCode).toBe(200);
     expect(field(bank.body, 'method')).toBe('Transferencia');
     expect(field(bank.body, 'reference')).toBe(reference);

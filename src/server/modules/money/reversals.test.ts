@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, auditLog, jobs, ledgerTransactions, paymentEvents, payments, sandboxRefunds } from '../../db/schema';
 import { runDueJobs } from '../../lib/jobs';
 import { injectClient } from '../../test/api-client';
+import { as } from '../../test/as';
 import { createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { fundedAdvertiser, moneyProblems, sandboxToken } from '../../test/money';
@@ -35,14 +36,12 @@ afterEach(async () => {
 });
 
 const key = () => crypto.randomUUID();
-const call = (session: Session | object, method: 'GET' | 'POST', url: string, payload?: object) =>
-  t.app.inject({ method, url, ...session, ...(payload ? { payload } : {}) });
 
 /** A listed advertiser with a card load of `amount` (sandbox 4242, credited at once) and its payment id. */
 async function cardLoad(amount: number) {
   const a = await fundedAdvertiser(t.ctx, admin, 0);
   const card_token = await sandboxToken(injectClient(t.app), '4242 4242 4242 4242');
-  const res = await call(a.session, 'POST', '/api/payment/makePayment', {
+  const res = await as(t, a.session).post('/api/payment/makePayment', {
     method: 'card',
     purpose: 'load',
     amount,
@@ -56,20 +55,18 @@ type Load = Awaited<ReturnType<typeof cardLoad>>;
 
 /** She buys one standard top-up from her balance. */
 async function buyTopup(a: { session: Session }) {
-  await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
-  return call(a.session, 'POST', '/api/payment/makePayment', { method: 'balance', idempotency_key: key() });
+  await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
+  return as(t, a.session).post('/api/payment/makePayment', { method: 'balance', idempotency_key: key() });
 }
 
-const refund = (body: object) => call(adminSession, 'POST', '/api/admin/refundLoad', body);
+const refund = (body: object) => as(t, adminSession).post('/api/admin/refundLoad', body);
 const ledgerRows = async () => (await t.ctx.db.select({ n: count() }).from(ledgerTransactions))[0].n;
 
 /** The sandbox acquirer's signed chargeback of `chargeId`, delivered to our webhook as it would be. */
 async function chargeback(chargeId: string, amount?: number, tamper = false) {
   const n = await sandbox.chargebackNotification(t.ctx, chargeId, amount);
   const deliver = () =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/payment/webhook/sandbox',
+    as(t).post('/api/payment/webhook/sandbox', n.body, {
       headers: {
         'content-type': 'application/json',
         // Tampered: its last hex digit changed (to another one, whatever it was).
@@ -77,7 +74,6 @@ async function chargeback(chargeId: string, amount?: number, tamper = false) {
           ? n.signature.replace(/.$/, (c) => (c === '0' ? '1' : '0'))
           : n.signature,
       },
-      payload: n.body,
     });
   return { first: await deliver(), deliver };
 }
@@ -88,7 +84,7 @@ const chargeOf = async (paymentId: number) =>
 describe('refunds by the admin', () => {
   it('a sale, a partial refund through the provider, the same key again, too much, then the rest', async () => {
     const a = await cardLoad(2000);
-    const look = await call(adminSession, 'GET', `/api/admin/loads/${a.paymentId}`);
+    const look = await as(t, adminSession).get(`/api/admin/loads/${a.paymentId}`);
     expect(look.json().data).toMatchObject({
       payment_id: a.paymentId,
       user_id: a.id,
@@ -133,7 +129,7 @@ describe('refunds by the admin', () => {
     expect((await refund({ ...body, amount: 1, idempotency_key: key() })).statusCode).toBe(422);
 
     // Her statement shows the load and two refunds; the audit log has both.
-    const statement = await call(a.session, 'POST', '/api/payment/getTransactions?page=1', { user_id: a.id });
+    const statement = await as(t, a.session).post('/api/payment/getTransactions?page=1', { user_id: a.id });
     expect(statement.json().data.map((r: { kind: string; amount: number }) => [r.kind, r.amount])).toEqual([
       ['refund', -1500],
       ['refund', -500],
@@ -145,21 +141,21 @@ describe('refunds by the admin', () => {
 
   it('a crypto load is refunded through the provider, a bank transfer by hand', async () => {
     const a = await fundedAdvertiser(t.ctx, admin, 0);
-    const res = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const res = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'crypto',
       purpose: 'load',
       amount: 1200,
       idempotency_key: key(),
     });
     const paymentId = res.json().data.payment.id as number;
-    await t.app.inject({ method: 'POST', url: res.json().data.payment.invoice.simulate_url });
+    await as(t).post(res.json().data.payment.invoice.simulate_url);
     expect(await money.balanceOf(t.ctx, a.id)).toBe(1200);
-    expect((await call(adminSession, 'GET', `/api/admin/loads/${paymentId}`)).json().data.via).toBe('provider');
+    expect((await as(t, adminSession).get(`/api/admin/loads/${paymentId}`)).json().data.via).toBe('provider');
     const crypto1 = await refund({ payment_id: paymentId, amount: 200, reason: 'overpaid', idempotency_key: key() });
     expect(crypto1.json().data).toMatchObject({ balance: 1000, refunded: 200 });
 
-    const bank = await call(a.session, 'GET', `/api/payment/getBankDetails/${a.id}`);
-    const transfer = await call(adminSession, 'POST', '/api/admin/recordBankTransfer', {
+    const bank = await as(t, a.session).get(`/api/payment/getBankDetails/${a.id}`);
+    const transfer = await as(t, adminSession).post('/api/admin/recordBankTransfer', {
       reference: bank.json().data.reference,
       amount: 3000,
       bank_transaction_id: `bank-${key()}`,
@@ -170,7 +166,7 @@ describe('refunds by the admin', () => {
       (p) => p.method === 'bank',
     )!;
     expect(bankPayment).toBeTruthy();
-    expect((await call(adminSession, 'GET', `/api/admin/loads/${bankLoad.id}`)).json().data.via).toBe('hand');
+    expect((await as(t, adminSession).get(`/api/admin/loads/${bankLoad.id}`)).json().data.via).toBe('hand');
     const body = { payment_id: bankLoad.id, amount: 3000, reason: 'sent back by bank', idempotency_key: key() };
     expect((await refund(body)).json().data).toMatchObject({ balance: 1000, refunded: 3000, duplicate: false });
     expect((await refund(body)).json().data).toMatchObject({ balance: 1000, duplicate: true });
@@ -178,7 +174,7 @@ describe('refunds by the admin', () => {
 
   it('refuses what it should, and changes nothing: unknown or uncredited loads, a card number, a stranger', async () => {
     const a = await cardLoad(1000);
-    expect((await call(adminSession, 'GET', '/api/admin/loads/999999')).statusCode).toBe(404);
+    expect((await as(t, adminSession).get('/api/admin/loads/999999')).statusCode).toBe(404);
     expect(
       (await refund({ payment_id: 999999, amount: 100, reason: 'nothing', idempotency_key: key() })).statusCode,
     ).toBe(404);
@@ -201,14 +197,14 @@ describe('refunds by the admin', () => {
     const stranger = await createSession(t.ctx, (await createAdvertiser(t.ctx)).account.id);
     expect(
       (
-        await call(stranger, 'POST', '/api/admin/refundLoad', {
+        await as(t, stranger).post('/api/admin/refundLoad', {
           payment_id: a.paymentId,
           reason: 'mine',
           idempotency_key: key(),
         })
       ).statusCode,
     ).toBe(403);
-    expect((await call(a.session, 'GET', '/api/admin/heldAccounts')).statusCode).toBe(403);
+    expect((await as(t, a.session).get('/api/admin/heldAccounts')).statusCode).toBe(403);
     expect(await ledgerRows()).toBe(before);
     expect(await money.balanceOf(t.ctx, a.id)).toBe(1000);
   });
@@ -230,20 +226,15 @@ describe('reversals after the credits were spent', () => {
     expect(res.json().data).toMatchObject({ balance: -500, refunded: 1000, held: true });
 
     // The admin's queue shows her.
-    const queue = await call(adminSession, 'GET', '/api/admin/heldAccounts');
+    const queue = await as(t, adminSession).get('/api/admin/heldAccounts');
     expect(queue.json().data).toContainEqual(
       expect.objectContaining({ user_id: a.id, balance: -500, reason: 'negative_balance' }),
     );
     // Her screens know (getData), and her notice reads in the language of her screen.
-    expect((await call(a.session, 'GET', '/api/payment/getData')).json().data.hold).toMatchObject({
+    expect((await as(t, a.session).get('/api/payment/getData')).json().data.hold).toMatchObject({
       reason: 'negative_balance',
     });
-    const notices = await t.app.inject({
-      method: 'GET',
-      url: '/api/notices',
-      ...a.session,
-      headers: { ...a.session.headers, 'x-language': 'de' },
-    });
+    const notices = await as(t, a.session).get('/api/notices', { headers: { 'x-language': 'de' } });
     expect(notices.json().data[0]).toMatchObject({ kind: 'money_held', title: 'Ihr Konto ist gesperrt' });
     // The mail, in her account's language, queued in the reversal's transaction.
     const queued = await t.ctx.db.select().from(jobs).where(eq(jobs.kind, money.HOLD_MAIL_JOB));
@@ -262,7 +253,7 @@ describe('reversals after the credits were spent', () => {
     const byBalance = await buyTopup(a);
     expect(byBalance.statusCode).toBe(422);
     const card_token = await sandboxToken(injectClient(t.app), '4242 4242 4242 4242');
-    const byCard = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const byCard = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'card',
       idempotency_key: key(),
       card_token,
@@ -280,9 +271,9 @@ describe('reversals after the credits were spent', () => {
 
     // Not released while below zero; she may load credits, and once the debt is paid the admin releases.
     const release = (reason = 'debt paid') =>
-      call(adminSession, 'POST', '/api/admin/releaseHold', { user_id: a.id, reason });
+      as(t, adminSession).post('/api/admin/releaseHold', { user_id: a.id, reason });
     expect((await release()).statusCode).toBe(422);
-    const load = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const load = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'card',
       purpose: 'load',
       amount: 1000,
@@ -293,7 +284,7 @@ describe('reversals after the credits were spent', () => {
     expect(await money.balanceOf(t.ctx, a.id)).toBe(500);
     expect((await release()).json().data).toEqual({ user_id: a.id, released: true });
     expect((await release()).json().data).toEqual({ user_id: a.id, released: false });
-    expect((await call(a.session, 'GET', '/api/payment/getData')).json().data.hold).toBeNull();
+    expect((await as(t, a.session).get('/api/payment/getData')).json().data.hold).toBeNull();
     expect((await buyTopup(a)).json().data.status).toBe('paid');
     expect(await money.balanceOf(t.ctx, a.id)).toBe(0);
   });
@@ -316,11 +307,11 @@ describe('reversals after the credits were spent', () => {
       .from(ledgerTransactions)
       .where(sql`${ledgerTransactions.paymentId} = ${a.paymentId} and ${ledgerTransactions.kind} = 'chargeback'`);
     expect(booked).toMatchObject({ userId: a.id, kind: 'chargeback' });
-    const queue = (await call(adminSession, 'GET', '/api/admin/heldAccounts')).json().data;
+    const queue = (await as(t, adminSession).get('/api/admin/heldAccounts')).json().data;
     expect(queue).toContainEqual(expect.objectContaining({ user_id: a.id, reason: 'chargeback', balance: -500 }));
     expect((await buyTopup(a)).statusCode).toBe(422);
     // Nothing left to refund of that load.
-    expect((await call(adminSession, 'GET', `/api/admin/loads/${a.paymentId}`)).json().data.refundable).toBe(0);
+    expect((await as(t, adminSession).get(`/api/admin/loads/${a.paymentId}`)).json().data.refundable).toBe(0);
   });
 
   it('a chargeback holds even a positive balance; one beyond what is left of the load is recorded, not booked', async () => {
@@ -336,12 +327,12 @@ describe('reversals after the credits were spent', () => {
     const fits = await chargeback(charge, 200);
     expect(fits.first.json().outcome).toBe('reversed');
     expect(await money.balanceOf(t.ctx, a.id)).toBe(300);
-    expect((await call(a.session, 'GET', '/api/payment/getData')).json().data.hold).toMatchObject({
+    expect((await as(t, a.session).get('/api/payment/getData')).json().data.hold).toMatchObject({
       reason: 'chargeback',
     });
     expect((await buyTopup(a)).statusCode).toBe(422);
     // Not below zero: the admin may release it at once.
-    const released = await call(adminSession, 'POST', '/api/admin/releaseHold', { user_id: a.id, reason: 'cleared' });
+    const released = await as(t, adminSession).post('/api/admin/releaseHold', { user_id: a.id, reason: 'cleared' });
     expect(released.json().data.released).toBe(true);
     await money.adjustBalance(t.ctx, {
       actor: { id: admin },

@@ -8,7 +8,8 @@ import crypto from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cartItems, orders, paymentEvents, payments, sandboxCharges } from '../../db/schema';
-import { createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
+import { as } from '../../test/as';
+import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { moneyProblems } from '../../test/money';
 import * as sandbox from '../sandbox-acquirer/sandbox-acquirer.service';
@@ -35,12 +36,9 @@ async function advertiser() {
 }
 type Advertiser = Awaited<ReturnType<typeof advertiser>>;
 
-const call = (session: Session, method: 'GET' | 'POST', url: string, payload?: object) =>
-  t.app.inject({ method, url, ...session, ...(payload ? { payload } : {}) });
-
 /** makePayment by card without a token: the answer sends the payer to the sandbox's page. */
 async function checkout(a: Advertiser, opts: { cart?: boolean; amount?: number } = {}) {
-  if (opts.cart) await call(a.session, 'POST', '/api/payment/addToCart', { uid: 'standard_topup' });
+  if (opts.cart) await as(t, a.session).post('/api/payment/addToCart', { uid: 'standard_topup' });
   const body = {
     method: 'card',
     idempotency_key: crypto.randomUUID(),
@@ -48,7 +46,7 @@ async function checkout(a: Advertiser, opts: { cart?: boolean; amount?: number }
     return_path: opts.cart ? '/checkout/cart' : `/edit/load/${a.id}`,
     ...(opts.amount ? { amount: opts.amount } : {}),
   };
-  const res = await call(a.session, 'POST', '/api/payment/makePayment', body);
+  const res = await as(t, a.session).post('/api/payment/makePayment', body);
   expect(res.statusCode, res.body).toBe(200);
   const data = res.json().data;
   expect(data.status).toBe('requires_action');
@@ -64,11 +62,8 @@ async function checkout(a: Advertiser, opts: { cart?: boolean; amount?: number }
 
 /** The payer submits the sandbox page's form (the browser posts it to the sandbox, not to our API). */
 const submitPage = (fields: Record<string, string>, card: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/sandbox-acquirer/v1/pay',
+  as(t).post('/sandbox-acquirer/v1/pay', new URLSearchParams({ ...fields, ...card }).toString(), {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ ...fields, ...card }).toString(),
   });
 
 const card = (number: string, extra: Record<string, string> = {}) => ({
@@ -104,8 +99,7 @@ const chargeOf = async (paymentId: number) => {
   return row;
 };
 
-const notify = (chargeId: string) =>
-  t.app.inject({ method: 'POST', url: `/sandbox-acquirer/v1/charges/${chargeId}/notify` });
+const notify = (chargeId: string) => as(t).post(`/sandbox-acquirer/v1/charges/${chargeId}/notify`);
 
 async function later(minutes: number, run: () => Promise<unknown>) {
   const clock = t.ctx.now;
@@ -121,7 +115,7 @@ async function later(minutes: number, run: () => Promise<unknown>) {
 describe('the sandbox card acquirer: a hosted page and a signed notification', () => {
   it('tells the client to use the hosted page, marked as a test provider', async () => {
     const a = await advertiser();
-    const res = await call(a.session, 'GET', '/api/payment/getData');
+    const res = await as(t, a.session).get('/api/payment/getData');
     expect(res.json().data.methods.card).toEqual({
       provider: 'sandbox',
       sandbox: true,
@@ -134,7 +128,7 @@ describe('the sandbox card acquirer: a hosted page and a signed notification', (
   it('the page shows the amount, the test cards and the card fields, marked TEST; a retry keeps the page', async () => {
     const a = await advertiser();
     const { body, paymentId, url } = await checkout(a, { amount: 1250 });
-    const page = await t.app.inject({ method: 'GET', url });
+    const page = await as(t).get(url);
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     const html = page.body;
@@ -146,7 +140,7 @@ describe('the sandbox card acquirer: a hosted page and a signed notification', (
     for (const field of ['number', 'name', 'expiry', 'cvc', 'save', 'hold']) expect(html).toContain(`name="${field}"`);
     expect(html).toContain('Save on this device');
     expect(await state(a, paymentId)).toMatchObject({ balance: 0, payment: 'requires_action', events: 0 });
-    const again = await call(a.session, 'POST', '/api/payment/makePayment', body);
+    const again = await as(t, a.session).post('/api/payment/makePayment', body);
     expect(again.json().data.payment).toMatchObject({ id: paymentId, next_action: { url } });
   });
 
@@ -157,7 +151,7 @@ describe('the sandbox card acquirer: a hosted page and a signed notification', (
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe(`/edit/load/${a.id}?payment=${paymentId}`);
     expect(await state(a, paymentId)).toMatchObject({ balance: 1000, payment: 'succeeded', events: 1, orders: [] });
-    const res = await call(a.session, 'GET', `/api/payment/getPayment/${paymentId}`);
+    const res = await as(t, a.session).get(`/api/payment/getPayment/${paymentId}`);
     expect(res.json().data).toMatchObject({ status: 'loaded', payment: { card_last4: '4242' } });
     // Submitted again (a double click, the back button): the same charge, nothing more.
     const twice = await submitPage(fields, card('4242 4242 4242 4242'));
@@ -186,18 +180,15 @@ describe('the sandbox card acquirer: a hosted page and a signed notification', (
     expect(paid.headers.location).toBe(`/sandbox-acquirer/v1/charges/${charge.id}`);
     expect(charge).toMatchObject({ status: 'succeeded', hosted: true, notificationHeld: true, notifiedAt: null });
     // The sandbox took the money, but our read-back does not show it: the payment is still open.
-    const polled = await call(a.session, 'GET', `/api/payment/getPayment/${paymentId}`);
+    const polled = await as(t, a.session).get(`/api/payment/getPayment/${paymentId}`);
     expect(polled.json().data).toMatchObject({ status: 'requires_action', balance: 0 });
     await money.settleOpenPayments(t.ctx);
     expect(await state(a, paymentId)).toMatchObject({ balance: 0, payment: 'requires_action', events: 0 });
-    const held = await t.app.inject({ method: 'GET', url: `/sandbox-acquirer/v1/charges/${charge.id}` });
+    const held = await as(t).get(`/sandbox-acquirer/v1/charges/${charge.id}`);
     expect(held.body).toContain('data-state="held"');
     // Released from the page's button: the payer is sent back to the shop, credited.
-    const released = await t.app.inject({
-      method: 'POST',
-      url: `/sandbox-acquirer/v1/charges/${charge.id}/notify`,
+    const released = await as(t).post(`/sandbox-acquirer/v1/charges/${charge.id}/notify`, '', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
     });
     expect(released.statusCode).toBe(303);
     expect(released.headers.location).toBe(`/edit/load/${a.id}?payment=${paymentId}`);
@@ -240,11 +231,8 @@ describe('the sandbox card acquirer: a hosted page and a signed notification', (
     const charge = await chargeOf(paymentId);
     expect(paid.headers.location).toBe(`/sandbox-acquirer/v1/challenge/${charge.id}`);
     expect(await state(a, paymentId)).toMatchObject({ balance: 0, payment: 'requires_action', events: 0 });
-    const approved = await t.app.inject({
-      method: 'POST',
-      url: `/sandbox-acquirer/v1/challenge/${charge.id}`,
+    const approved = await as(t).post(`/sandbox-acquirer/v1/challenge/${charge.id}`, 'outcome=approve', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'outcome=approve',
     });
     expect(approved.headers.location).toBe(`/edit/load/${a.id}?payment=${paymentId}`);
     expect(await state(a, paymentId)).toMatchObject({ balance: 1000, payment: 'succeeded', events: 1 });
@@ -290,7 +278,7 @@ describe('the sandbox card acquirer: a hosted page and a signed notification', (
     const a = await advertiser();
     const { paymentId, fields, url } = await checkout(a, { amount: 5000 });
     const cheaper = url.replace('amount=5000', 'amount=100');
-    expect((await t.app.inject({ method: 'GET', url: cheaper })).statusCode).toBe(400);
+    expect((await as(t).get(cheaper)).statusCode).toBe(400);
     const posted = await submitPage({ ...fields, amount: '100' }, card('4242424242424242'));
     expect(posted.statusCode).toBe(400);
     expect(await chargeOf(paymentId)).toBeUndefined();
@@ -303,11 +291,8 @@ describe('the sandbox card acquirer: a hosted page and a signed notification', (
     const charge = await chargeOf(paymentId);
     const { body, signature } = await sandbox.chargeNotification(t.ctx, charge.id);
     const send = (payload: string, sig?: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/payment/webhook/sandbox',
+      as(t).post('/api/payment/webhook/sandbox', payload, {
         headers: { 'content-type': 'application/json', ...(sig ? { [sandbox.SANDBOX_SIGNATURE_HEADER]: sig } : {}) },
-        payload,
       });
     const [before] = await t.ctx.db.select({ n: count() }).from(paymentEvents);
     expect((await send(body)).statusCode).toBe(401);
@@ -323,13 +308,13 @@ describe('the sandbox card acquirer: a hosted page and a signed notification', (
 
   it('the crypto sandbox, which shares the name and the webhook, still settles its own invoices', async () => {
     const a = await advertiser();
-    const res = await call(a.session, 'POST', '/api/payment/makePayment', {
+    const res = await as(t, a.session).post('/api/payment/makePayment', {
       method: 'crypto',
       idempotency_key: crypto.randomUUID(),
       purpose: 'load',
     });
     const payment = res.json().data.payment;
-    const simulated = await t.app.inject({ method: 'POST', url: payment.invoice.simulate_url });
+    const simulated = await as(t).post(payment.invoice.simulate_url);
     expect(simulated.json()).toEqual({ delivered: 200 });
     expect(await state(a, payment.id)).toMatchObject({ balance: 1000, payment: 'succeeded', events: 1 });
   });
@@ -342,15 +327,16 @@ describe('the sandbox card acquirer: a hosted page and a signed notification', (
     expect(cookie).toMatchObject({ path: '/sandbox-acquirer/', httpOnly: true });
     expect(cookie!.value).toMatch(/^tok_/);
     const second = await checkout(a);
-    const page = await t.app.inject({ method: 'GET', url: second.url, cookies: { sandbox_saved_card: cookie!.value } });
+    const page = await as(t).get(second.url, { cookies: { sandbox_saved_card: cookie!.value } });
     expect(page.body).toContain('Pay with the saved card ending in 4242');
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/sandbox-acquirer/v1/pay',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      cookies: { sandbox_saved_card: cookie!.value },
-      payload: new URLSearchParams({ ...second.fields, saved: 'on' }).toString(),
-    });
+    const again = await as(t).post(
+      '/sandbox-acquirer/v1/pay',
+      new URLSearchParams({ ...second.fields, saved: 'on' }).toString(),
+      {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        cookies: { sandbox_saved_card: cookie!.value },
+      },
+    );
     expect(again.headers.location).toBe(`/edit/load/${a.id}?payment=${second.paymentId}`);
     expect(await state(a, second.paymentId)).toMatchObject({ balance: 2000, payment: 'succeeded' });
   });
