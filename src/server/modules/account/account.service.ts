@@ -14,6 +14,7 @@ import * as identity from '../auth/identity.service';
 import * as recovery from '../auth/recovery.service';
 import { endAllSessions } from '../auth/session.service';
 import * as verification from '../auth/contact-verification.service';
+import { presentAccount } from './account.presenter';
 import * as repo from './account.repo';
 
 async function liveAccount(ctx: AppContext, id: number) {
@@ -28,22 +29,7 @@ export async function getAccount(ctx: AppContext, id: number): Promise<AccountRe
     verification.pendingEmail(ctx, id),
     verification.pendingMobile(ctx, id),
   ]);
-  return {
-    data: {
-      user_id: account.id,
-      email: account.email,
-      email_verified: !!account.emailVerifiedAt,
-      pending_email: pendingEmail,
-      mobile: account.mobile,
-      mobile_verified: !!account.mobileVerifiedAt,
-      // The /verify/pin/{hash} path exists only in the answer that sent the PIN (the hash is not
-      // stored); asking again sends a new PIN with a new path.
-      pending_mobile: pendingMobile?.mobile ?? null,
-      username: account.username,
-      role: account.role,
-      created_at: account.createdAt.toISOString(),
-    },
-  };
+  return presentAccount(account, pendingEmail, pendingMobile);
 }
 
 export interface ChangeEmailInput {

@@ -5,7 +5,6 @@
 import { msg } from '#shared/api/messages.ts';
 import { ACCOUNT_PURGE_DAYS, MIN_AGE } from '#shared/constants.ts';
 import { ageOn } from '#shared/rules/date-of-birth.ts';
-import { completionPath } from '#shared/rules/completion.ts';
 import type { CurrentUser, RegisterBody, SessionResponse } from '#shared/schemas/auth.ts';
 import type { AppContext } from '../../context';
 import { type AuditEntry, writeAudit } from '../../db/audit';
@@ -13,6 +12,7 @@ import type { Tx } from '../../db/client';
 import { forbidden, type Text, unauthenticated, ValidationError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import type { SessionUser } from '../../plugins/session';
+import { presentCurrentUser, presentSession } from './auth.presenter';
 import * as repo from './auth.repo';
 import { deliver, type Log, mails } from './emails';
 import {
@@ -51,16 +51,7 @@ function dummyPasswordHash(): Promise<string> {
 export async function currentUser(ctx: AppContext, id: number): Promise<CurrentUser> {
   const row = await repo.currentUserRow(ctx.db, id);
   if (!row) throw unauthenticated();
-  return {
-    user_id: row.id,
-    username: row.username,
-    role: row.role,
-    language: row.language,
-    complete: row.complete ?? false,
-    verify: row.verification ?? 'none',
-    email_verified: !!row.emailVerifiedAt,
-    mobile_verified: !!row.mobileVerifiedAt,
-  };
+  return presentCurrentUser(row);
 }
 
 export async function touchLastSeen(ctx: AppContext, id: number): Promise<boolean> {
@@ -69,8 +60,7 @@ export async function touchLastSeen(ctx: AppContext, id: number): Promise<boolea
 
 /** The user, and where the browser goes next (an admin never to the completion screen, 0007). */
 export async function sessionAnswer(ctx: AppContext, accountId: number): Promise<SessionResponse> {
-  const data = await currentUser(ctx, accountId);
-  return { data, path: completionPath(data) };
+  return presentSession(await currentUser(ctx, accountId));
 }
 
 /** A new password must pass the policy; the error names the field the form shows it under. */

@@ -6,14 +6,14 @@ import type { AppContext } from '../../context';
 import { writeAudit } from '../../db/audit';
 import { forbidden, ValidationError } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/session';
+import { presentLinks } from './auth.presenter';
 import * as repo from './auth.repo';
 import { checkCredentials, sessionAnswer, type SignedIn } from './identity.service';
 import type { ClientInfo } from './known-devices';
 import { endSession, startSession } from './session.service';
 
 export async function listLinks(ctx: AppContext, accountId: number): Promise<LinksResponse> {
-  const rows = await repo.listLinks(ctx.db, accountId);
-  return { data: rows.map((r) => ({ user_id: r.userId, username: r.username, screen_name: r.screenName ?? null })) };
+  return presentLinks(await repo.listLinks(ctx.db, accountId));
 }
 
 export interface ConnectInput {

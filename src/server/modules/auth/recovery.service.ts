@@ -8,6 +8,7 @@ import { writeAudit } from '../../db/audit';
 import { notFound, ValidationError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import type { SessionUser } from '../../plugins/session';
+import { presentRecoverLink } from './auth.presenter';
 import * as repo from './auth.repo';
 import { deliver, type Log, mails } from './emails';
 import { assertPasswordAllowed, reauthenticate } from './identity.service';
@@ -54,8 +55,7 @@ async function liveResetToken(ctx: AppContext, id: number, hash: string) {
 
 /** POST /recover: whether a /recover/{id}/{hash} link still works, before the form is shown. */
 export async function checkRecoverLink(ctx: AppContext, id: number, hash: string): Promise<RecoverResponse> {
-  const token = await liveResetToken(ctx, id, hash);
-  return { data: { valid: true as const, expires_at: token.expiresAt.toISOString() } };
+  return presentRecoverLink(await liveResetToken(ctx, id, hash));
 }
 
 export interface ResetPasswordInput {
