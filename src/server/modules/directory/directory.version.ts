@@ -1,9 +1,9 @@
 // Versions per scope (docs/decisions/0730: `scopes`, `scopedVersion`) are read the same way, in the same
 // statement, each from the counter of the last commit that changed its scope (migration 0010).
 // The directory version (docs/decisions/0700): the counter the database bumps (migration 0006) on any commit
-// that changes what visitors see, and the next moment a listing expires or a tour starts (listings'
-// nextListingChangeSql). Every cached answer's key starts with it, so a write committed before a request is
-// always seen by it, whoever wrote it.
+// that changes what visitors see, and the next moment a listing expires, a tour starts or an "available now"
+// ends (read by the function of migration 0018, decision 0731). Every cached answer's key starts with it, so
+// a write committed before a request is always seen by it, whoever wrote it.
 // - PostgreSQL: read fresh for each request (FreshBatch: one query serves every request that arrived while
 //   the previous one ran); other processes commit too, and only the database knows of their commits. The
 //   same query reads the live figures (views, last seen) of the profiles those requests open
@@ -17,7 +17,6 @@ import type { Category } from '#shared/constants.ts';
 import type { AppContext } from '../../context';
 import { commitWatchOf, queryRows } from '../../db/client';
 import { FreshBatch, FreshRead } from '../../lib/fresh-read';
-import { nextListingChangeSql } from '../listings/listings.service';
 
 interface Read {
   version: string;
@@ -58,30 +57,17 @@ const known = new WeakMap<AppContext, Read>();
 
 /**
  * The version read as one statement's text (the bench's node:http reference sends the same): the counter,
- * the database's token and start time, the next expiry or tour start after `at` (epoch ms; a literal, see
- * below) and, when profiles are named (integers, checked by the caller), their live figures.
+ * the database's token and start time, the next expiry, tour start or end of "available now" after `at`
+ * (epoch ms; a literal, see readVersion) and, when profiles are named (integers, checked by the caller),
+ * their live figures, and the scopes named. The work is the function of migration 0018 (decision 0731):
+ * its inner statements' plans are kept per connection, where this text built per batch was planned on
+ * every read (4 ms of planning for 2.5 ms of work, the cost of every cached answer).
  */
 export function versionStatement(at: number, profileIds: number[] = [], scopes: string[] = []): string {
-  const parts = scopes.flatMap((key) => {
-    const expr = scopeExpression(key, `'${new Date(at).toISOString()}'::timestamptz`);
-    return expr ? [`(${literal(key)}, ${expr})`] : [];
-  });
-  const scoped = parts.length
-    ? `, (select concat_ws('.', db_token, ${scopeV("'all'")},
-          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint)) as base,
-        (select json_object_agg(k, val) from (values ${parts.join(', ')}) x(k, val)) as scopes`
-    : '';
-  const live = profileIds.length
-    ? `, (select json_agg(json_build_object('id', p.user_id, 'views', p.views,
-          'seen', (extract(epoch from a.last_seen_at) * 1000)::bigint))
-        from profiles p join accounts a on a.id = p.user_id where p.user_id in (${profileIds.join(',')})) as live`
-    : '';
-  const moment = `'${new Date(at).toISOString()}'::timestamptz`;
-  return `select concat_ws('.', db_token, v,
-          (extract(epoch from pg_postmaster_start_time()) * 1000)::bigint, n.next) as version, n.next::text as next${live}${scoped}
-        from directory_version,
-          (select least((extract(epoch from ${nextListingChangeSql(moment)}) * 1000)::bigint,
-            ${availableEndMs(moment)}) as next) n`;
+  const keys = scopes.length ? `array[${scopes.map(literal).join(', ')}]::text[]` : `'{}'::text[]`;
+  const ids = profileIds.length ? `array[${profileIds.join(',')}]::int[]` : `'{}'::int[]`;
+  return `select o_version as version, o_next as next, o_live as live, o_base as base, o_scopes as scopes
+    from directory_read_versions('${new Date(at).toISOString()}'::timestamptz, ${keys}, ${ids})`;
 }
 
 /**
@@ -105,78 +91,6 @@ export const scopes = {
 } as const;
 
 const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
-const scopeV = (name: string) => `coalesce((select v from directory_scopes where scope = ${name}), 0)`;
-const epochMs = (query: string) =>
-  `(select (extract(epoch from min(expires_at)) * 1000)::bigint from listings ${query})`;
-/** The next expiry or tour start after `at` among the listings `where` names, as epoch ms (0403). */
-const changeMs = (at: string, where?: string) =>
-  `(select (extract(epoch from ${nextListingChangeSql(at, where)}) * 1000)::bigint)`;
-
-/**
- * The next end of "available now" after `at` among the profiles `where` names (alias `ap`), as epoch ms
- * (docs/decisions/0320): a card's or profile's badge turns off then, with no write, like a tour's start
- * (0403). The partial index `profiles_available_until` holds only those switched on, so the range
- * `> at` reads the profiles available now, each checked against the scope.
- */
-// The first in the index's order that the scope holds, rather than min(): with the scope's `exists` the
-// planner no longer reads min() as a walk of the index that stops at once, and probed every profile
-// available now (2,500 at 50,000 profiles: 19 ms per version read, measured by the filters' bench, 0324).
-const availableEndMs = (at: string, where?: string) =>
-  `(select (extract(epoch from x.available_until) * 1000)::bigint from (select ap.available_until from profiles ap
-    where ap.available_until is not null and ap.available_until > ${at}${where ? ` and ${where}` : ''}
-    order by ap.available_until limit 1) x)`;
-/** A listed profile `ap` with a listing in the scope (its directory entries, migration 0010). */
-const entryIn = (where: string) =>
-  `exists (select 1 from directory_entries e where e.profile_id = ap.user_id and ${where})`;
-
-/**
- * One scope's part of the version as `json_build_array(part, next expiry in ms or null)`: the scope's
- * counter (the last commit that changed it, kept by the triggers of migration 0010) and the next moment a
- * listing in it expires or a tour in it starts after `at` (the time-driven changes: docs/decisions/0700,
- * 0403; the counts' scopes only the expiries), with the id the slugs resolved to. Null for a key this module did not make.
- */
-function scopeExpression(key: string, at: string): string | null {
-  const [kind, a = '', b = '', c = ''] = key.split('|');
-  // What a card or a profile shows changes when a listing in the scope expires or a tour in it starts
-  // (docs/decisions/0403); a count only when one expires (a coming tour is listed and counted already).
-  // "Available now" ends (0320) change what cards and profiles show too: the earlier of the two moments.
-  const next = (where: string, profiles: string) =>
-    `(select least(${changeMs(at, where)}, ${availableEndMs(at, profiles)}))`;
-  const nextExpiry = (where: string) => epochMs(`where ${where} and expires_at > ${at}`);
-  // The next such moment is in the version too: after it, a new key (and on PGlite, a new read).
-  const pair = (part: string, n: string) =>
-    `(select json_build_array(concat_ws('.', ${part}, x.n), x.n) from ${n} x(n))`;
-  switch (kind) {
-    case 'g':
-      return pair(scopeV("'g'"), `(select least(${changeMs(at)}, ${availableEndMs(at)}))`);
-    case 'k':
-      return pair(scopeV("'n:*'"), epochMs(`where expires_at > ${at}`));
-    case 'l':
-      if (!b)
-        return `(select ${pair(
-          `concat_ws('.', co.code, ${scopeV(`'c:' || co.code || ':' || ${literal(c)}`)})`,
-          next('country_code = co.code', entryIn('e.country_code = co.code')),
-        )} from countries co where co.slug = ${literal(a)})`;
-      return `(select ${pair(
-        `concat_ws('.', ci.id, ${scopeV(`'y:' || co.code || ':' || ci.id || ':' || ${literal(c)}`)})`,
-        next('city_id = ci.id', entryIn('e.city_id = ci.id')),
-      )} from countries co join cities ci on ci.country_code = co.code
-         where co.slug = ${literal(a)} and ci.slug = ${literal(b)})`;
-    case 'v':
-      return `(select ${pair(`concat_ws('.', co.code, ${scopeV(`'n:' || co.code`)})`, nextExpiry('country_code = co.code'))}
-        from countries co where co.slug = ${literal(a)})`;
-    case 'p': {
-      const id = Number(a);
-      if (!Number.isSafeInteger(id)) return null;
-      return pair(`${scopeV(`'p:${id}'`)}::text`, next(`profile_id = ${id}`, `ap.user_id = ${id}`));
-    }
-    case 'n':
-      return `(select ${pair(`concat_ws('.', p.user_id, ${scopeV(`'p:' || p.user_id`)})`, next('profile_id = p.user_id', 'ap.user_id = p.user_id'))}
-        from profiles p where lower(p.screen_name) = lower(${literal(a)}))`;
-    default:
-      return null;
-  }
-}
 
 /** A batch key naming a profile whose live figures the read takes (others are scopes). */
 const LIVE = '#';

@@ -203,22 +203,6 @@ export async function updateRunningAdditionalById(
   return rows.length > 0;
 }
 
-/**
- * The next moment after `at` at which a listing changes what the directory shows without any write: one
- * expires, or a tour starts (its card turns from "visiting from" to "on tour"). SQL text of one timestamptz
- * expression (null: none), for the directory version's statement (directory.version.ts), which makes it
- * part of the cached answers' keys. `at`: SQL text of a timestamptz (a literal: the statement has no
- * parameter); `where`: SQL text narrowing it to a scope's listings (a country, a city, a profile). Each
- * branch is one step down a partial index (listings_expires / listings_tour_starts, and their country
- * and city forms).
- */
-export function nextListingChangeSql(at: string, where?: string): string {
-  const and = where ? ` and ${where}` : '';
-  return `least(
-    (select min(expires_at) from listings where expires_at > ${at}${and}),
-    (select min(tour_starts_at) from listings where tour_starts_at > ${at}${and}))`;
-}
-
 /** Screen names of profiles, for lists that name them (admin views of money and auto-topup). */
 export async function screenNamesOf(db: Conn, ids: number[]): Promise<Map<number, string | null>> {
   if (!ids.length) return new Map();

@@ -13,7 +13,6 @@ export {
   citiesByIds,
   homeCityOf,
   listingsOf,
-  nextListingChangeSql,
   positionOf,
   rankingOrder,
   refreshCountryPrimary,
