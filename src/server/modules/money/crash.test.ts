@@ -17,6 +17,7 @@ import { httpClient } from '../../test/api-client';
 import { createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { backend, createScratchDatabase } from '../../test/helpers';
 import { sandboxToken } from '../../test/money';
+import { addToCart } from './cart';
 import * as money from './money.service';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -123,7 +124,7 @@ describe(`SIGKILL between the provider's answer and the ledger commit (${backend
       const past = new Date(Date.now() - 86_400_000);
       const card = (await createAdvertiser(ctx, { bumpedAt: past })).account.id;
       const coin = (await createAdvertiser(ctx, { bumpedAt: past })).account.id;
-      for (const id of [card, coin]) await money.addToCart(ctx, id, { uid: 'standard_topup' });
+      for (const id of [card, coin]) await addToCart(ctx, id, { uid: 'standard_topup' });
       return {
         card: { id: card, session: await createSession(ctx, card) },
         coin: { id: coin, session: await createSession(ctx, coin) },

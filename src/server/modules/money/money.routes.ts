@@ -1,6 +1,7 @@
 // /api/payment/* (spec section 7 "Payment") and the admin calls on money. Thin: validate with the shared
-// schemas, authorise in onRequest, call the money service, answer its result. Every route refuses a body
-// or query that carries a card number (card-guard.ts) before anything reads it.
+// schemas, authorise in onRequest, call the money module, answer its result. The cart and payment routes
+// call cart.ts and checkout.ts themselves, the rest the money service. Every route refuses a body or
+// query that carries a card number (card-guard.ts) before anything reads it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdParam } from '#shared/api/fields.ts';
@@ -37,6 +38,8 @@ import { adminOnly, may, sameOriginJson, signedIn } from '../auth/guards';
 import { pickLanguage } from '#shared/rules/language.ts';
 import { refuseCardNumbers } from './card-guard';
 import { businessDetails, receiptCsp, renderReceipt } from './receipt';
+import { addToCart, getCart, removeCartItem } from './cart';
+import { getPayment, makePayment } from './checkout';
 import * as money from './money.service';
 
 const perUser = (max: number, timeWindow: string) => ({
@@ -66,7 +69,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   );
 
   app.get('/payment/getCart', { onRequest: signedIn, schema: { response: { 200: CartResponse } } }, async (req) => ({
-    data: await money.getCart(ctx, requireUser(req).id),
+    data: await getCart(ctx, requireUser(req).id),
   }));
 
   // 503: a money transaction still in conflict after its retries, or the provider out of reach (decision
@@ -76,13 +79,13 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.post(
     '/payment/addToCart',
     { onRequest: signedIn, schema: { body: AddToCartBody, response: { 200: CartResponse, ...busy } } },
-    async (req) => ({ data: await money.addToCart(ctx, requireUser(req).id, req.body) }),
+    async (req) => ({ data: await addToCart(ctx, requireUser(req).id, req.body) }),
   );
 
   app.post(
     '/payment/removeCartItem',
     { onRequest: signedIn, schema: { body: RemoveCartItemBody, response: { 200: CartResponse, ...busy } } },
-    async (req) => ({ data: await money.removeCartItem(ctx, requireUser(req).id, req.body.uid) }),
+    async (req) => ({ data: await removeCartItem(ctx, requireUser(req).id, req.body.uid) }),
   );
 
   app.post(
@@ -92,13 +95,13 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       schema: { body: MakePaymentBody, response: { 200: PaymentResultResponse, ...busy } },
       config: perUser(30, '10 minutes'),
     },
-    async (req) => ({ data: await money.makePayment(ctx, requireUser(req).id, req.body) }),
+    async (req) => ({ data: await makePayment(ctx, requireUser(req).id, req.body) }),
   );
 
   app.get(
     '/payment/getPayment/:paymentId',
     { onRequest: signedIn, schema: { params: PaymentIdParam, response: { 200: PaymentResultResponse, ...busy } } },
-    async (req) => ({ data: await money.getPayment(ctx, requireUser(req), req.params.paymentId) }),
+    async (req) => ({ data: await getPayment(ctx, requireUser(req), req.params.paymentId) }),
   );
 
   app.post(

@@ -5,7 +5,8 @@
 //   purchase(ctx, {userId, productCode, idempotencyKey, source}, tx?)   buy from the balance (auto-topup)
 //   adjustBalance(ctx, {actor, userId, amount, reason, idempotencyKey}) admin correction (a new pair)
 //   recordBankTransfer(ctx, actor, {reference, amount, bank_transaction_id})  credit a received transfer
-//   getCart / addToCart / removeCartItem / makePayment / getPayment / handleWebhook     checkout
+//   getCart / handleWebhook                                  checkout (the routes call cart.ts and
+//                                                            checkout.ts themselves for the rest)
 //   listTransactions / transactionsCsv                       statements
 //   receiptOf(ctx, viewer, paymentId)                        a credited load's receipt (decision 0422)
 //   listProducts / updateProduct                             prices
@@ -23,8 +24,8 @@ import { providers } from './providers';
 import type { PaymentProvider } from './providers/provider';
 
 export { AccountHeld, InsufficientBalance, ledgerProblems } from './ledger';
-export { addToCart, getCart, removeCartItem } from './cart';
-export { getPayment, makePayment, purchase } from './checkout';
+export { getCart } from './cart';
+export { purchase } from './checkout';
 export { handleWebhook, settleOpenPayments } from './settlement';
 export { adjustBalance, adjustFromBody } from './adjust';
 export { bankReference, getBankDetails, recordBankTransfer } from './bank';
