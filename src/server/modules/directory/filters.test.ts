@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { media, profiles } from '../../db/schema';
+import { as } from '../../test/as';
 import { BERLIN, createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { buildPagesApp, createTestApp, type TestApp } from '../../test/helpers';
 import { answerCache } from './directory.cache';
@@ -86,9 +87,8 @@ beforeEach(() => {
 });
 
 type Page = { data: Array<{ id: number }>; total: number; has_more: boolean; page: number };
-const call = (url: string, payload: object) => t.app.inject({ method: 'POST', url, payload });
 const london = async (filters?: object, page = 1): Promise<Page> => {
-  const res = await call(`/api/directory/getDirectory?page=${page}`, {
+  const res = await as(t).post(`/api/directory/getDirectory?page=${page}`, {
     country: 'united-kingdom',
     place: 'london',
     filters,
@@ -97,7 +97,7 @@ const london = async (filters?: object, page = 1): Promise<Page> => {
   return res.json();
 };
 const uk = async (filters?: object): Promise<Page> => {
-  const res = await call('/api/directory/getDirectory?page=1', { country: 'united-kingdom', filters });
+  const res = await as(t).post('/api/directory/getDirectory?page=1', { country: 'united-kingdom', filters });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 };
@@ -160,11 +160,11 @@ describe('directory filters', () => {
   it('filters the country page and search alike, and nearby', async () => {
     expect(idsOf(await uk({ age_min: 26, age_max: 30 }))).toEqual([ids.ella]);
     expect((await uk({ services: ['gfe'] })).total).toBe(3);
-    const res = await call('/api/directory/search?page=1', { q: 'filter', filters: { services: ['gfe'] } });
+    const res = await as(t).post('/api/directory/search?page=1', { q: 'filter', filters: { services: ['gfe'] } });
     expect(res.statusCode, res.body).toBe(200);
     expect(idsOf(res.json()).sort()).toEqual([ids.ana, ids.cara, ids.ella, ids.frau].sort());
     expect(res.json().total).toBe(4);
-    const near = await call('/api/directory/nearby?page=1', {
+    const near = await as(t).post('/api/directory/nearby?page=1', {
       lat: LONDON.lat,
       lng: LONDON.lng,
       filters: { age_min: 26, age_max: 30 },
@@ -207,10 +207,11 @@ describe('directory filters', () => {
       { services: Array(100).fill('gfe') },
     ];
     const lists = [
-      (filters: object) => call('/api/directory/getDirectory', { country: 'united-kingdom', place: 'london', filters }),
-      (filters: object) => call('/api/directory/getDirectory', { country: 'united-kingdom', filters }),
-      (filters: object) => call('/api/directory/search', { q: 'filter', filters }),
-      (filters: object) => call('/api/directory/nearby', { lat: 51.5, lng: -0.1, filters }),
+      (filters: object) =>
+        as(t).post('/api/directory/getDirectory', { country: 'united-kingdom', place: 'london', filters }),
+      (filters: object) => as(t).post('/api/directory/getDirectory', { country: 'united-kingdom', filters }),
+      (filters: object) => as(t).post('/api/directory/search', { q: 'filter', filters }),
+      (filters: object) => as(t).post('/api/directory/nearby', { lat: 51.5, lng: -0.1, filters }),
     ];
     for (const list of lists) {
       for (const filters of bad) {
@@ -230,11 +231,10 @@ describe('directory filters', () => {
       '<!doctype html><html lang="en"><head><title>Directory</title></head><body><div id="root"></div></body></html>',
     );
     try {
-      const get = (url: string) => pages.inject({ method: 'GET', url });
-      const whole = await get('/escorts/united-kingdom/london');
+      const whole = await as(pages).get('/escorts/united-kingdom/london');
       expect(whole.body).not.toContain('noindex');
       expect(whole.body).toContain('Crowd a');
-      const res = await get('/escorts/united-kingdom/london?services=bdsm,gfe&verified=1');
+      const res = await as(pages).get('/escorts/united-kingdom/london?services=bdsm,gfe&verified=1');
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('<meta name="robots" content="noindex">');
       expect(res.body).toMatch(/<link rel="canonical" href="[^"?]*\/escorts\/united-kingdom\/london">/);
@@ -245,7 +245,7 @@ describe('directory filters', () => {
       expect(res.body).toContain(
         '"list",{"category":"escorts","country":"united-kingdom","place":"london"},"services=bdsm%2Cgfe&verified=1"]',
       );
-      const none = await get('/escorts/united-kingdom/london?services=bdsm&verified=1');
+      const none = await as(pages).get('/escorts/united-kingdom/london?services=bdsm&verified=1');
       expect(none.body).toContain('No profile here matches these filters.');
     } finally {
       await pages.close();

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { refreshCountryPrimary } from '../listings/listings.service';
+import { as } from '../../test/as';
 import { BERLIN, createAdvertiser, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { answerCache } from './directory.cache';
@@ -38,22 +39,23 @@ beforeEach(() => {
   made = [];
 });
 
-const post = async (url: string, payload: object) => {
-  const res = await t.app.inject({ method: 'POST', url, payload });
+/** A visitor's POST that must answer 200; its body. */
+const ok = async (url: string, payload: object) => {
+  const res = await as(t).post(url, payload);
   expect(res.statusCode).toBe(200);
   return res.json();
 };
 const pages = {
-  uk: () => post('/api/directory/getDirectory?page=1', { country: 'united-kingdom' }),
-  london: () => post('/api/directory/getDirectory?page=1', { country: 'united-kingdom', place: 'london' }),
-  manchester: () => post('/api/directory/getDirectory?page=1', { country: 'united-kingdom', place: 'manchester' }),
-  germany: () => post('/api/directory/getDirectory?page=1', { country: 'germany' }),
-  ukFemale: () => post('/api/directory/getDirectory?page=1', { country: 'united-kingdom', category: 'female' }),
-  ukDom: () => post('/api/directory/getDirectory?page=1', { country: 'united-kingdom', category: 'dom' }),
-  ukNav: () => post('/api/directory/getNavigation', { country: 'united-kingdom' }),
-  deNav: () => post('/api/directory/getNavigation', { country: 'germany' }),
-  dora: async () => (await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.dora}?track=0` })).json(),
-  anna: async () => (await t.app.inject({ method: 'GET', url: `/api/getProfile/${ids.anna}?track=0` })).json(),
+  uk: () => ok('/api/directory/getDirectory?page=1', { country: 'united-kingdom' }),
+  london: () => ok('/api/directory/getDirectory?page=1', { country: 'united-kingdom', place: 'london' }),
+  manchester: () => ok('/api/directory/getDirectory?page=1', { country: 'united-kingdom', place: 'manchester' }),
+  germany: () => ok('/api/directory/getDirectory?page=1', { country: 'germany' }),
+  ukFemale: () => ok('/api/directory/getDirectory?page=1', { country: 'united-kingdom', category: 'female' }),
+  ukDom: () => ok('/api/directory/getDirectory?page=1', { country: 'united-kingdom', category: 'dom' }),
+  ukNav: () => ok('/api/directory/getNavigation', { country: 'united-kingdom' }),
+  deNav: () => ok('/api/directory/getNavigation', { country: 'germany' }),
+  dora: async () => (await as(t).get(`/api/getProfile/${ids.dora}?track=0`)).json(),
+  anna: async () => (await as(t).get(`/api/getProfile/${ids.anna}?track=0`)).json(),
 };
 type Page = keyof typeof pages;
 /** Reads each page twice (the second from the cache), then forgets what was made. */
@@ -145,7 +147,7 @@ describe('counts kept with the writes', () => {
     const seen: number[] = [];
     const totals = new Set<number>();
     for (let page = 1; ; page++) {
-      const res = await post(`/api/directory/getDirectory?page=${page}`, filter);
+      const res = await ok(`/api/directory/getDirectory?page=${page}`, filter);
       seen.push(...res.data.map((i: { id: number }) => i.id));
       totals.add(res.total);
       if (!res.has_more) break;
@@ -164,16 +166,16 @@ describe('counts kept with the writes', () => {
   ];
   /** Each list's total equals what its pages return, and the navigation and the countries say the same. */
   const expectTotalsMatchPaging = async (step: string) => {
-    const countries = (await (await t.app.inject({ method: 'GET', url: '/api/directory/countries' })).json()).data;
+    const countries = (await as(t).get('/api/directory/countries')).json().data;
     for (const f of filters) {
       const { seen, totals } = await allPages(f);
       expect(totals, `${step} ${JSON.stringify(f)}`).toEqual([seen.length]);
       const category = (f as { category?: string }).category ?? 'escorts';
       const place = (f as { place?: string }).place;
-      const nav = await post('/api/directory/getNavigation', f);
+      const nav = await ok('/api/directory/getNavigation', f);
       expect(nav.counts[category] ?? 0, `${step} ${JSON.stringify(f)}`).toBe(seen.length);
       if (place) {
-        const country = await post('/api/directory/getNavigation', { ...f, place: undefined });
+        const country = await ok('/api/directory/getNavigation', { ...f, place: undefined });
         expect(country.places.find((p: { slug: string }) => p.slug === place)?.count ?? 0, step).toBe(seen.length);
       } else if (category === 'escorts') {
         const listed = countries.find((c: { slug: string }) => c.slug === f.country)?.count ?? 0;
