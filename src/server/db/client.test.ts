@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseLockedError, openDatabase } from './client';
-import { backend } from '../test/helpers';
+import { sql } from 'drizzle-orm';
+import { backend, openTestDatabase } from '../test/helpers';
+import { rowsOf } from './bulk-insert';
 
 describe.runIf(backend === 'pglite')('embedded PGlite directory', () => {
   it('refuses a second open of the same directory with a clear message, and reopens after close', async () => {
@@ -49,5 +51,22 @@ describe.runIf(backend === 'pglite')('embedded PGlite lock after a crash', () =>
     const reopened = await openDatabase({ pgliteDir: db });
     await reopened.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe.runIf(backend === 'postgres')('PostgreSQL sessions of the app', () => {
+  it('run without parallel workers, on every connection of the pool (decision 0732)', async () => {
+    const database = await openTestDatabase('sessions');
+    try {
+      // Several at once: each statement may take its own connection of the pool.
+      const rows = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          database.db.execute(sql`select current_setting('max_parallel_workers_per_gather') as n, pg_sleep(0.05)`),
+        ),
+      );
+      for (const r of rows) expect(rowsOf<{ n: string }>(r)[0].n).toBe('0');
+    } finally {
+      await database.close();
+    }
   });
 });
