@@ -270,18 +270,23 @@ function mayDisarm(message: Uint8Array): boolean {
 const MAY_DISARM = /listen|discard|reset|watch/i;
 
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    // No parallel workers for the app's statements (docs/decisions/0732): its reads are short walks of
+    // an index, and a Gather of workers made a deep directory page 10 times slower at 500,000 profiles
+    // (300 ms against 27 ms warm). Done before the pool hands the new connection out; a refusal is only
+    // logged (the setting is speed, not correctness).
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits the hook's promise; @types/pg says void
+    onConnect: async (conn) => {
+      await conn.query('set max_parallel_workers_per_gather = 0').catch((err: Error) => {
+        console.warn(`PostgreSQL session setting refused: ${err.message}`);
+      });
+    },
+  });
   // An idle connection can be cut by the server (restart, failover, admin). node-postgres then emits
   // 'error' on the pool, which would crash the process without a listener; the pool reconnects anyway.
   pool.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
-  // No parallel workers for the app's statements (docs/decisions/0732): its reads are short walks of an
-  // index, and a Gather of workers made a deep directory page 10 times slower at 500,000 profiles (300 ms
-  // against 27 ms warm). Queued before the connection's first statement.
-  pool.on('connect', (conn) => {
-    conn.query('set max_parallel_workers_per_gather = 0').catch((err: Error) => {
-      console.warn(`PostgreSQL session setting refused: ${err.message}`);
-    });
-  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   // Several instances (or test workers) may start at once: one migrates, the others wait.
   const client = await pool.connect();
