@@ -12,6 +12,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -908,9 +909,11 @@ export const directoryCounts = pgTable(
   ],
 );
 
-// The listings the directory's counts are made of: one row per listing of a listed profile, with the
-// categories its profile is in. Rewritten from listings and profiles by the triggers; its own changes
-// are the counts' changes (docs/decisions/0730).
+// The listings the directory's counts and lists are made of: one row per listing of a listed profile, with
+// the categories its profile is in, the listing's rank keys and the facts a visitor's filters read.
+// Rewritten from listings, profiles and media by the triggers (the view directory_facts says what each
+// row holds); its own changes are the counts' changes (docs/decisions/0730). A list's page and its count
+// walk this narrow table on its own rank indexes and never read a profile (decision 0734).
 export const directoryEntries = pgTable(
   'directory_entries',
   {
@@ -922,8 +925,41 @@ export const directoryEntries = pgTable(
     cityId: integer('city_id').notNull(),
     isPrimary: boolean('is_primary').notNull(),
     cats: text('cats').array().notNull(),
+    // The listing's: its kind, rank keys (RANKING_ORDER: bumped_at, then listing_id) and expiry.
+    kind: text('kind', { enum: ['home', 'additional'] })
+      .notNull()
+      .default('home'),
+    bumpedAt: ts('bumped_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at'),
+    // The profile's, as the filters read them (docs/decisions/0324): the age she shows, the price a price
+    // filter reads (in-call 60 minutes, or out-call when she only visits) in her currency, whether she
+    // offers in-call and out-call, her services and languages, verified, an approved video, available until.
+    shownBirthDate: date('shown_birth_date', { mode: 'string' }),
+    currency: char('currency', { length: 3 }),
+    price: numeric('price'),
+    incall: boolean('incall').notNull().default(false),
+    outcall: boolean('outcall').notNull().default(false),
+    services: text('services')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    languages: text('languages')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    verified: boolean('verified').notNull().default(false),
+    video: boolean('video').notNull().default(false),
+    availableUntil: ts('available_until'),
   },
-  (t) => [index('directory_entries_profile').on(t.profileId)],
+  // The two rank indexes also INCLUDE every fact a list tests (migration 0020: drizzle has no word for
+  // INCLUDE), so a page and its count are index-only scans.
+  (t) => [
+    index('directory_entries_profile').on(t.profileId),
+    index('directory_entries_city_rank').on(t.cityId, t.bumpedAt.desc(), t.listingId),
+    index('directory_entries_country_rank')
+      .on(t.countryCode, t.bumpedAt.desc(), t.listingId)
+      .where(sql`${t.isPrimary}`),
+  ],
 );
 
 // A writing transaction's scopes and count changes until its commit folds them into directory_scopes and

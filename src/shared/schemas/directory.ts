@@ -72,6 +72,11 @@ export const PageQuery = z.object({ page: z.coerce.number().int().min(1).max(10_
  * query narrows the list), nearby at 20 (480 nearest profiles). A page above the limit is a 422.
  */
 export const LIST_MAX_PAGE = 200;
+/**
+ * A filtered list's or a search's total is counted up to this many pages (decision 0735): past it the
+ * answer says "more than" that many (`total_more`). Paging still reaches LIST_MAX_PAGE.
+ */
+export const COUNTED_TOTAL_PAGES = 5;
 export const NEARBY_MAX_PAGE = 20;
 const pageUpTo = (max: number) => z.object({ page: z.coerce.number().int().min(1).max(max).default(1) });
 export const ListPageQuery = pageUpTo(LIST_MAX_PAGE);
@@ -107,6 +112,11 @@ export const DirectoryPage = z.object({
   page: z.number(),
   has_more: z.boolean(),
   total: z.number(),
+  /**
+   * The total is a floor: more rows than `total` match (a filtered list or a search counts up to
+   * COUNTED_TOTAL_PAGES pages, decision 0735); absent when the total is exact.
+   */
+  total_more: z.boolean().optional(),
 });
 export type DirectoryPage = z.infer<typeof DirectoryPage>;
 

@@ -406,11 +406,26 @@ export function HomeView({
 }
 
 /** The head of /search?q= (the results follow as a card grid). */
-export function SearchHeadView({ q, valid, total, t }: { q: string; valid: boolean; total?: number; t: Translate }) {
+export function SearchHeadView({
+  q,
+  valid,
+  total,
+  more = false,
+  t,
+}: {
+  q: string;
+  valid: boolean;
+  total?: number;
+  /** The total is a floor: "more than" it (decision 0735). */
+  more?: boolean;
+  t: Translate;
+}) {
   return (
     <header className="directory__head">
       <h1 className="directory__title">{valid ? t('search.resultsFor', { q }) : t('search.heading')}</h1>
-      {valid && total !== undefined && <p className="muted">{t('search.total', { count: total })}</p>}
+      {valid && total !== undefined && (
+        <p className="muted">{more ? t('search.totalMore', { n: total }) : t('search.total', { count: total })}</p>
+      )}
     </header>
   );
 }

@@ -25,7 +25,9 @@ export function DirectoryPage({ category }: { category: Category }) {
   const { filters, apply } = useListFilters();
   const source = useMemo(() => listingSource(filter, filters), [filter, filters]);
   // The total from the list's own first page (cached, or carried by the server's page): no fetch here.
-  const total = useProfilePages(source, false).data?.pages[0]?.total;
+  const first = useProfilePages(source, false).data?.pages[0];
+  const total = first?.total;
+  const more = first?.total_more ?? false;
   const [allPlaces, setAllPlaces] = useState(false);
 
   useEffect(() => rememberCountry(country), [country]);
@@ -49,6 +51,7 @@ export function DirectoryPage({ category }: { category: Category }) {
         apply={apply}
         currency={countryCurrency(navigation.data?.country.code)}
         total={total}
+        more={more}
       />
       <ProfileList
         source={source}

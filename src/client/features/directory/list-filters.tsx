@@ -327,11 +327,14 @@ export function ListFilterControls({
   apply,
   currency,
   total,
+  more = false,
 }: {
   filters: ListFilters;
   apply: (f: ListFilters) => void;
   currency: string;
   total?: number;
+  /** The total is a floor: "more than" it (decision 0735). */
+  more?: boolean;
 }) {
   const { t } = useTranslation('directory');
   const narrow = useNarrow();
@@ -376,7 +379,7 @@ export function ListFilterControls({
         {toggle}
         {total !== undefined && count > 0 && (
           <span className="filters__total" data-testid="filter-total">
-            {t('filters.matching', { count: total })}
+            {more ? t('filters.matchingMore', { n: total }) : t('filters.matching', { count: total })}
           </span>
         )}
       </div>

@@ -20,15 +20,17 @@ export function SearchPage() {
   const { filters, apply } = useListFilters();
   const source = useMemo(() => searchSource(q, filters), [q, filters]);
   // The total from the list's own first page (cached, or carried by the server's page): no fetch here.
-  const total = useProfilePages(source, false).data?.pages[0]?.total;
+  const first = useProfilePages(source, false).data?.pages[0];
+  const total = first?.total;
+  const more = first?.total_more ?? false;
   useDocumentTitle(valid ? t('search.resultsFor', { q }) : null);
 
   return (
     <div className="container section search-page">
-      <SearchHeadView q={q} valid={valid} total={total} t={translate} />
+      <SearchHeadView q={q} valid={valid} total={total} more={more} t={translate} />
       {valid ? (
         <>
-          <ListFilterControls filters={filters} apply={apply} currency="EUR" total={total} />
+          <ListFilterControls filters={filters} apply={apply} currency="EUR" total={total} more={more} />
           <ProfileList
             source={source}
             emptyText={t('search.empty', { q })}

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { notification } from '#shared/api/errors.ts';
 import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category, type Language } from '#shared/constants.ts';
 import type { z } from 'zod';
-import { LIST_MAX_PAGE, NEARBY_MAX_PAGE, TOURS_AHEAD_DAYS } from '#shared/schemas/directory.ts';
+import { COUNTED_TOTAL_PAGES, LIST_MAX_PAGE, NEARBY_MAX_PAGE, TOURS_AHEAD_DAYS } from '#shared/schemas/directory.ts';
 import { filterKey, hasFilters, normalizeFilters } from '#shared/rules/list-filters.ts';
 import type {
   ListFilters,
@@ -164,19 +164,32 @@ export async function getDirectory(
   const offset = (page - 1) * PAGE_SIZE;
   // One row beyond the page says whether there is another; the total is the count the database keeps
   // with the writes (docs/decisions/0730), less the few expired rows still present. A filtered list is
-  // counted as its pages read it, up to what paging reaches, once per version and filter (0324).
+  // counted as its pages read it, up to COUNTED_TOTAL_PAGES pages ("more than" past them, 0735), once per
+  // version and filter (0324).
   const [rows, total] = await Promise.all([
     repo.findListings(ctx.db, scope, PAGE_SIZE + 1, offset),
     filters
       ? cachesOf(ctx).counts.get(
           `${v}|list|${country.code}|${place?.id ?? 0}|${filter.category}|${filterKey(filters)}|${scope.now.toISOString().slice(0, 10)}`,
-          () => repo.countFilteredListings(ctx.db, scope, LIST_MAX_PAGE * PAGE_SIZE),
+          () => repo.countFilteredListings(ctx.db, scope, COUNTED_TOTAL + 1),
         )
       : repo.countListings(ctx.db, scope),
   ]);
   const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang, offset + 1);
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
-  return { data, page, has_more: hasMore, total: Math.max(total, offset + data.length) };
+  return { data, page, has_more: hasMore, ...pageTotal(filters ? total : undefined, total, offset + data.length) };
+}
+
+/** Rows counted before a total says "more than" (decision 0735). */
+const COUNTED_TOTAL = COUNTED_TOTAL_PAGES * PAGE_SIZE;
+
+/**
+ * The total of a page: `counted` (up to COUNTED_TOTAL + 1) says "more than COUNTED_TOTAL" past it; an exact
+ * count (`counted` undefined) is `exact`. Never less than the rows paging has shown up to this page.
+ */
+function pageTotal(counted: number | undefined, exact: number, shown: number): { total: number; total_more?: true } {
+  if (counted !== undefined && counted > COUNTED_TOTAL) return { total: COUNTED_TOTAL, total_more: true };
+  return { total: Math.max(counted ?? exact, shown) };
 }
 
 /** At most this many coming visitors on a city page. */
@@ -272,19 +285,20 @@ export async function search(
     ? exact
     : await cachesOf(ctx).corrections.get(key, () => repo.correctTerms(ctx.db, terms));
   if (!groups.every((g) => g.length)) return { data: [], page, has_more: false, total: 0 };
-  // The total counts what paging reaches with the same words (at most LIST_MAX_PAGE pages: bounded work,
-  // docs/decisions/0730), so it is the same on every page; counted once per version and query.
+  // The total counts what paging reaches with the same words, up to COUNTED_TOTAL_PAGES pages ("more than"
+  // past them: bounded work, docs/decisions/0730, 0735), so it is the same on every page; counted once per
+  // version and query.
   const filters = hasFilters(listFilters) ? { filters: normalizeFilters(listFilters), now: ctx.now() } : undefined;
   const fkey = filters ? `|${filterKey(filters.filters)}|${filters.now.toISOString().slice(0, 10)}` : '';
   const [rows, total] = await Promise.all([
     repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset, filters),
     cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}${fkey}`, () =>
-      repo.countByWords(ctx.db, groups, LIST_MAX_PAGE * PAGE_SIZE, filters),
+      repo.countByWords(ctx.db, groups, COUNTED_TOTAL + 1, filters),
     ),
   ]);
   const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang);
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
-  return { data, page, has_more: hasMore, total: Math.max(total, offset + data.length) };
+  return { data, page, has_more: hasMore, ...pageTotal(total, total, offset + data.length) };
 }
 
 /** Great-circle distance in km (the same formula as the SQL of findNearby). */

@@ -9,6 +9,8 @@ import { as } from '../../test/as';
 import { BERLIN, createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { buildPagesApp, createTestApp, type TestApp } from '../../test/helpers';
 import { answerCache } from './directory.cache';
+import { PAGE_SIZE } from '#shared/constants.ts';
+import { COUNTED_TOTAL_PAGES } from '#shared/schemas/directory.ts';
 
 let t: TestApp;
 const ids: Record<string, number> = {};
@@ -86,7 +88,7 @@ beforeEach(() => {
   made = [];
 });
 
-type Page = { data: Array<{ id: number }>; total: number; has_more: boolean; page: number };
+type Page = { data: Array<{ id: number }>; total: number; total_more?: boolean; has_more: boolean; page: number };
 const london = async (filters?: object, page = 1): Promise<Page> => {
   const res = await as(t).post(`/api/directory/getDirectory?page=${page}`, {
     country: 'united-kingdom',
@@ -174,6 +176,30 @@ describe('directory filters', () => {
     expect(idsOf(near.json())).toEqual([ids.ella, ids.frau]);
   });
 
+  it("finds the same people through the lists' entries and through search's profile rows (decision 0734)", async () => {
+    // The UK's country page tests each fact on directory_entries, search on the profile: the same answer.
+    const named = [ids.ana, ids.bella, ids.cara, ids.dana, ids.ella];
+    const filters: object[] = [
+      { age_min: 20, age_max: 30 },
+      { price_min: 100, price_max: 200, currency: 'GBP' },
+      { price_max: 220, currency: 'GBP' },
+      { services: ['gfe'] },
+      { languages: ['pt', 'de'] },
+      { verified: true },
+      { video: true },
+      { incall: true },
+      { outcall: true },
+      { available: true },
+    ];
+    for (const f of filters) {
+      const viaEntries = idsOf(await uk(f)).filter((id) => named.includes(id));
+      const res = await as(t).post('/api/directory/search?page=1', { q: 'filter', filters: f });
+      const viaProfiles = idsOf(res.json()).filter((id) => named.includes(id));
+      expect(viaProfiles.sort(), JSON.stringify(f)).toEqual(viaEntries.sort());
+      expect(viaEntries.length, JSON.stringify(f)).toBeGreaterThan(0);
+    }
+  });
+
   it('caches one answer per normalised filter, apart from the unfiltered one', async () => {
     await london();
     made = [];
@@ -250,5 +276,29 @@ describe('directory filters', () => {
     } finally {
       await pages.close();
     }
+  });
+});
+
+// Last: it adds profiles in London, which the tests above do not expect.
+describe('a filtered total past COUNTED_TOTAL_PAGES pages (decision 0735)', () => {
+  it('says "more than" the counted pages on every page, and paging still reaches every row', async () => {
+    const counted = COUNTED_TOTAL_PAGES * PAGE_SIZE;
+    // One more than the counted pages hold, all offering massage (beside the crowd and Ana: 31).
+    const masseuses: number[] = [];
+    for (let i = 0; i <= counted; i++)
+      masseuses.push(
+        (await createAdvertiser(t.ctx, { screenName: `Masseuse ${i}`, services: ['massage'] })).account.id,
+      );
+    const massage = await allPages({ services: ['massage'] });
+    expect(massage.rows).toHaveLength(counted + 1 + 31);
+    expect(new Set(massage.totals)).toEqual(new Set([counted]));
+    expect((await london({ services: ['massage'] })).total_more).toBe(true);
+    // Search says the same; one fewer and its count is exact again.
+    const search = async () => (await as(t).post('/api/directory/search?page=1', { q: 'masseuse' })).json();
+    expect(await search()).toMatchObject({ total: counted, total_more: true, has_more: true });
+    await t.ctx.db.update(profiles).set({ listed: false }).where(eq(profiles.userId, masseuses[0]));
+    const found = await search();
+    expect(found).toMatchObject({ total: counted, has_more: true });
+    expect(found.total_more).toBeUndefined();
   });
 });

@@ -160,7 +160,7 @@ export function pageRenderer(lang: Language): PageRenderer {
         createElement(
           'div',
           { className: 'container section search-page' },
-          createElement(SearchHeadView, { q, valid: page !== null, total: page?.total, t }),
+          createElement(SearchHeadView, { q, valid: page !== null, total: page?.total, more: page?.total_more, t }),
           page
             ? createElement(CardGridView, {
                 page,
