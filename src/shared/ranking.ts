@@ -33,11 +33,17 @@ export const POSITION_LIST = { listing: 'home', category: 'escorts' } as const;
 /** Things people might expect to matter that do not: stated on the page so nobody has to guess. */
 export const NOT_IN_RANKING = ['verification', 'photos', 'views', 'spending', 'credits'] as const;
 
-/** `l.bumped_at desc nulls last, l.id asc`: the ORDER BY of a list over the listings table aliased `alias`. */
-export function rankingOrderBy(alias: string): string {
-  return RANKING_ORDER.map((k) => `${alias}.${k.column} ${k.direction}${'nulls' in k ? ` nulls ${k.nulls}` : ''}`).join(
-    ', ',
-  );
+/**
+ * `l.bumped_at desc nulls last, l.id asc`: the ORDER BY of a list over the listings table aliased `alias`.
+ * `renamed`: a table that names a ranking column otherwise (directory_entries: `id` is `listing_id`).
+ */
+export function rankingOrderBy(
+  alias: string,
+  renamed: Partial<Record<(typeof RANKING_ORDER)[number]['column'], string>> = {},
+): string {
+  return RANKING_ORDER.map(
+    (k) => `${alias}.${renamed[k.column] ?? k.column} ${k.direction}${'nulls' in k ? ` nulls ${k.nulls}` : ''}`,
+  ).join(', ');
 }
 
 /** SQL that is true when listing `a` ranks above listing `b` (both not null on the ranking columns). */

@@ -9,7 +9,7 @@ import type { Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { accounts, cities, countries, directoryCounts, listings, media, profiles } from '../../db/schema';
-import { atOrBelowOnFirstKey, rankedAbove } from '#shared/ranking.ts';
+import { atOrBelowOnFirstKey, rankedAbove, rankingOrderBy } from '#shared/ranking.ts';
 import { rankingOrder } from '../listings/listings.service';
 
 /** The directory's tables under the aliases its raw clauses (ranking order, nearby) use. */
@@ -177,6 +177,9 @@ const profilePasses = (f: ListFilters | undefined, now: Date) => filterCondition
 const entryInCategory = (category: Category) =>
   category === 'escorts' ? undefined : sql`${category}::text = any(e.cats)`;
 
+/** The ranking rule's ORDER BY over the entries `e` (the listing's id is their `listing_id`). */
+const ENTRY_RANKING = sql.raw(rankingOrderBy('e', { id: 'listing_id' }));
+
 /** The entry `e` has not expired at `now`. */
 const entryActive = (now: Date) => sql`(e.expires_at is null or e.expires_at > ${now.toISOString()}::timestamptz)`;
 
@@ -219,7 +222,7 @@ function countryRows(scope: ListingScope, first?: number) {
   const { countryCode, now } = scope;
   const entryOk = and_([entryInCategory(scope.category), filterCondition(scope.filters, now)]);
   const ok = (x: SQL) => (entryOk ? sql`${x} and ${entryOk}` : x);
-  const head = first === undefined ? sql`` : sql` order by e.bumped_at desc nulls last, e.listing_id limit ${first}`;
+  const head = first === undefined ? sql`` : sql` order by ${ENTRY_RANKING} limit ${first}`;
   return sql`(
     select e.listing_id as id, e.bumped_at from directory_entries e
     where ${ok(sql`e.country_code = ${countryCode} and e.is_primary and ${entryActive(now)}`)}${head}
@@ -261,7 +264,7 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
   // name (its columns are the ranking keys, `id` and `bumped_at`).
   const rows = scope.cityId
     ? sql`select e.listing_id as id, e.bumped_at from directory_entries e where ${cityRows(scope, scope.cityId)}
-      order by e.bumped_at desc nulls last, e.listing_id limit ${limit} offset ${offset}`
+      order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`
     : sql`select * from (${countryRows(scope, offset + limit)}) u
       order by ${rankingOrder('u')} limit ${limit} offset ${offset}`;
   const page = db.$with('k', { id: l.id }).as(rows);
