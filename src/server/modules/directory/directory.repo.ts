@@ -564,14 +564,46 @@ const searchWhere = (groups: string[][], filters?: { filters: ListFilters; now: 
 const searchProfiles = (groups: string[][], filters?: { filters: ListFilters; now: Date }) =>
   and(eq(p.listed, true), matchAll(groups), filters && profilePasses(filters.filters, filters.now));
 
+/**
+ * A page of search results. `few`: the words are rare (estimateMatches), so the matching profiles are
+ * read first through the text index (an array the planner cannot walk the rank index for: `= any(array(
+ * ...))`) and their home listings sorted by the ranking rule; otherwise the home listings' rank index is
+ * walked, each profile tested, until the page is full. Either plan returns the same rows; the planner's
+ * own choice between them rests on its guess of how many profiles contain a substring, which was off by
+ * enough to walk hundreds of thousands of listings for a word a few hundred profiles use (decision 0736).
+ */
 export async function searchByWords(
   db: Db,
   groups: string[][],
   limit: number,
   offset: number,
   filters?: { filters: ListFilters; now: Date },
+  few = false,
 ) {
-  return selectListings(db).where(searchWhere(groups, filters)).orderBy(rankingOrder('l')).limit(limit).offset(offset);
+  const where = few
+    ? and(
+        eq(l.kind, 'home'),
+        sql`${l.profileId} = any(array(select p.user_id from ${profiles} p where ${searchProfiles(groups, filters)}))`,
+      )
+    : searchWhere(groups, filters);
+  return selectListings(db).where(where).orderBy(rankingOrder('l')).limit(limit).offset(offset);
+}
+
+/**
+ * At most how many listed profiles match these word groups, from the word list behind typo tolerance
+ * (search_words: how many profiles use each word): for each group, the profiles of every known word that
+ * contains one of its words; the rarest group bounds the answer. A bound, not a count: the word list is
+ * rebuilt periodically (a profile's new words may be missing for a while, decision 0736).
+ */
+export async function estimateMatches(db: Db, groups: string[][]): Promise<number> {
+  const perGroup = groups.map(
+    (words) =>
+      sql`(select coalesce(sum(s.profiles), 0) from search_words s where ${or(
+        ...words.map((w) => sql`s.word like ${likePattern(w)}`),
+      )})`,
+  );
+  const [row] = await queryRows<{ n: number }>(db, sql`select least(${sql.join(perGroup, sql`, `)})::int as n`);
+  return Number(row.n);
 }
 
 /**

@@ -192,6 +192,12 @@ function pageTotal(counted: number | undefined, exact: number, shown: number): {
   return { total: Math.max(counted ?? exact, shown) };
 }
 
+/**
+ * A search whose words at most this many profiles use reads those profiles first, then sorts them
+ * (decision 0736); a commoner one walks the ranking and stops when the page is full.
+ */
+const SEARCH_FEW_MATCHES = 1000;
+
 /** At most this many coming visitors on a city page. */
 const TOURS_AHEAD_MAX = 60;
 
@@ -290,8 +296,13 @@ export async function search(
   // version and query.
   const filters = hasFilters(listFilters) ? { filters: normalizeFilters(listFilters), now: ctx.now() } : undefined;
   const fkey = filters ? `|${filterKey(filters.filters)}|${filters.now.toISOString().slice(0, 10)}` : '';
+  // Rare words: the matching profiles first, then their order (decision 0736); cached like the flags.
+  const few = await cachesOf(ctx).flags.get(
+    `${v}|few|${JSON.stringify(groups)}`,
+    async () => (await repo.estimateMatches(ctx.db, groups)) <= SEARCH_FEW_MATCHES,
+  );
   const [rows, total] = await Promise.all([
-    repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset, filters),
+    repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset, filters, few),
     cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}${fkey}`, () =>
       repo.countByWords(ctx.db, groups, COUNTED_TOTAL + 1, filters),
     ),
