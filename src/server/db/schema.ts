@@ -950,6 +950,8 @@ export const directoryEntries = pgTable(
     verified: boolean('verified').notNull().default(false),
     video: boolean('video').notNull().default(false),
     availableUntil: ts('available_until'),
+    // The profile's search text (decision 0737): a search reads it here, beside her rank and facts.
+    searchText: text('search_text').notNull().default(''),
   },
   // The two rank indexes also INCLUDE every fact a list tests (migration 0020: drizzle has no word for
   // INCLUDE), so a page and its count are index-only scans.
@@ -959,6 +961,13 @@ export const directoryEntries = pgTable(
     index('directory_entries_country_rank')
       .on(t.countryCode, t.bumpedAt.desc(), t.listingId)
       .where(sql`${t.isPrimary}`),
+    // Search (decision 0737): the home entries' text by trigrams, and their ranking order.
+    index('directory_entries_search_trgm')
+      .using('gin', sql`${t.searchText} gin_trgm_ops`)
+      .where(sql`${t.kind} = 'home'`),
+    index('directory_entries_home_rank')
+      .on(t.bumpedAt.desc(), t.listingId)
+      .where(sql`${t.kind} = 'home'`),
   ],
 );
 

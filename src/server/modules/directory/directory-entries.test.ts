@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from '../../test/helpers';
 let t: TestApp;
 
 const COLUMNS = sql.raw(`listing_id, profile_id, country_code, city_id, is_primary, cats, kind, bumped_at, expires_at,
-  shown_birth_date, currency, price, incall, outcall, services, languages, verified, video, available_until`);
+  shown_birth_date, currency, price, incall, outcall, services, languages, verified, video, available_until, search_text`);
 
 /** Rows where directory_entries and directory_facts disagree (either side). */
 async function differences() {
@@ -41,6 +41,7 @@ async function entriesOf(profileId: number) {
     available_until: Date | string | null;
     bumped_at: Date | string;
     expires_at: Date | string | null;
+    search_text: string;
   }>(t.ctx.db, sql`select * from directory_entries where profile_id = ${profileId} order by listing_id`);
 }
 
@@ -93,6 +94,10 @@ describe('directory_entries keeps the facts of each list', () => {
     });
     expect(Number(e.price)).toBe(180);
     expect(new Date(e.available_until!).getTime()).toBe(until.getTime());
+
+    // Her search text (decision 0737).
+    await t.ctx.db.update(profiles).set({ searchText: 'entry one quokka' }).where(eq(profiles.userId, id));
+    expect((await entriesOf(id))[0].search_text).toBe('entry one quokka');
 
     // Only visits: her price is the out-call hour.
     await t.ctx.db

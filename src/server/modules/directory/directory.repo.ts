@@ -267,6 +267,14 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
       order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`
     : sql`select * from (${countryRows(scope, offset + limit)}) u
       order by ${rankingOrder('u')} limit ${limit} offset ${offset}`;
+  return pageOf(db, rows);
+}
+
+/**
+ * The listing rows (listingColumns) of a page whose listings `rows` picked (columns `id` and `bumped_at`,
+ * ordered and cut): the joins read those rows only, in the ranking's order.
+ */
+function pageOf(db: Db, rows: SQL) {
   const page = db.$with('k', { id: l.id }).as(rows);
   return db
     .with(page)
@@ -548,29 +556,28 @@ const likePattern = (t: string) => '%' + t.replace(/[\\%_]/g, '\\$&') + '%';
 
 /** Every group must match: one of its words is a substring of the folded search text. */
 function matchAll(groups: string[][]) {
-  return and(...groups.map((words) => or(...words.map((w) => like(p.searchText, likePattern(w))))));
+  return and(...groups.map((words) => or(...words.map((w) => like(E_TEXT, likePattern(w))))));
 }
 
-/**
- * Listed profiles matching every group, in position order like the directory (the planner either walks
- * the home-listing rank index or uses the trigram index, whichever is cheaper). The exact pass gives one
- * word per group; the typo-tolerant pass gives each query word's corrections as its group.
- */
-/** The home listings of listed profiles that match every word group (and the visitor's filters): one
- * condition for the search's page and its count. */
-const searchWhere = (groups: string[][], filters?: { filters: ListFilters; now: Date }) =>
-  and(eq(l.kind, 'home'), searchProfiles(groups, filters));
-/** The profile `p` side of searchWhere: listed, matching every group and the filters. */
-const searchProfiles = (groups: string[][], filters?: { filters: ListFilters; now: Date }) =>
-  and(eq(p.listed, true), matchAll(groups), filters && profilePasses(filters.filters, filters.now));
+/** The entry's copy of her search text (decision 0737). */
+const E_TEXT = sql.raw('e.search_text');
 
 /**
- * A page of search results. `few`: the words are rare (estimateMatches), so the matching profiles are
- * read first through the text index (an array the planner cannot walk the rank index for: `= any(array(
- * ...))`) and their home listings sorted by the ranking rule; otherwise the home listings' rank index is
- * walked, each profile tested, until the page is full. Either plan returns the same rows; the planner's
- * own choice between them rests on its guess of how many profiles contain a substring, which was off by
- * enough to walk hundreds of thousands of listings for a word a few hundred profiles use (decision 0736).
+ * The home entries `e` (each listed profile's home listing) whose search text matches every group (the
+ * exact pass gives one word per group; the typo-tolerant pass each query word's corrections) and the
+ * visitor's filters: one condition for the search's page and its count, read from directory_entries
+ * alone (decision 0737).
+ */
+const searchEntries = (groups: string[][], filters?: { filters: ListFilters; now: Date }) =>
+  and_([sql`e.kind = 'home'`, matchAll(groups), filters && filterCondition(filters.filters, filters.now)])!;
+
+/**
+ * A page of search results, in the ranking's order. `few`: the words are rare (estimateMatches), so the
+ * matching entries are read first through the text index (an array the planner cannot walk the rank index
+ * for: `= any(array(...))`) and sorted; otherwise the home entries' rank index is walked, each text
+ * tested, until the page is full. Either plan returns the same rows; the planner's own choice between them
+ * rests on its guess of how many texts contain a substring, which was off by enough to walk hundreds of
+ * thousands of rows for a word a few hundred profiles use (decision 0736).
  */
 export async function searchByWords(
   db: Db,
@@ -580,13 +587,13 @@ export async function searchByWords(
   filters?: { filters: ListFilters; now: Date },
   few = false,
 ) {
-  const where = few
-    ? and(
-        eq(l.kind, 'home'),
-        sql`${l.profileId} = any(array(select p.user_id from ${profiles} p where ${searchProfiles(groups, filters)}))`,
-      )
-    : searchWhere(groups, filters);
-  return selectListings(db).where(where).orderBy(rankingOrder('l')).limit(limit).offset(offset);
+  const cond = searchEntries(groups, filters);
+  const where = few ? sql`e.listing_id = any(array(select e.listing_id from directory_entries e where ${cond}))` : cond;
+  return pageOf(
+    db,
+    sql`select e.listing_id as id, e.bumped_at from directory_entries e where ${where}
+      order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`,
+  );
 }
 
 /**
@@ -608,10 +615,7 @@ export async function estimateMatches(db: Db, groups: string[][]): Promise<numbe
 
 /**
  * How many profiles searchByWords reaches with these groups, up to `cap` (a search's total is bounded
- * work, docs/decisions/0730, 0735): the rows of searchWhere, each matching profile with its home
- * listings. Those are read by key for each profile the text index found (a lateral join the planner
- * keeps as one: `offset 0`); as a plain join it hashed a sequential scan of every listing, 98 ms against
- * 38 ms at 500,000 profiles (decision 0733).
+ * work, docs/decisions/0730, 0735): the entries of searchEntries.
  */
 export async function countByWords(
   db: Db,
@@ -622,19 +626,13 @@ export async function countByWords(
   const [row] = await queryRows<{ n: number }>(
     db,
     sql`select count(*)::int as n from (
-      select 1 from ${profiles} p
-      cross join lateral (select 1 from ${listings} h where h.profile_id = p.user_id and h.kind = 'home' offset 0) h
-      where ${searchProfiles(groups, filters)} limit ${cap}) r`,
+      select 1 from directory_entries e where ${searchEntries(groups, filters)} limit ${cap}) r`,
   );
   return Number(row.n);
 }
 
 export async function hasMatch(db: Db, groups: string[][]) {
-  const rows = await db
-    .select({ one: sql`1` })
-    .from(p)
-    .where(and(eq(p.listed, true), matchAll(groups)))
-    .limit(1);
+  const rows = await queryRows(db, sql`select 1 from directory_entries e where ${searchEntries(groups)} limit 1`);
   return rows.length > 0;
 }
 

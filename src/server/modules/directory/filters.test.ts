@@ -176,8 +176,9 @@ describe('directory filters', () => {
     expect(idsOf(near.json())).toEqual([ids.ella, ids.frau]);
   });
 
-  it("finds the same people through the lists' entries and through search's profile rows (decision 0734)", async () => {
-    // The UK's country page tests each fact on directory_entries, search on the profile: the same answer.
+  it('finds the same people through the entries (country page, search) and the profile rows (nearby)', async () => {
+    // The UK's country page and search test each fact on directory_entries, nearby on the profile
+    // (decisions 0734, 0737): the same answer.
     const named = [ids.ana, ids.bella, ids.cara, ids.dana, ids.ella];
     const filters: object[] = [
       { age_min: 20, age_max: 30 },
@@ -191,12 +192,17 @@ describe('directory filters', () => {
       { outcall: true },
       { available: true },
     ];
+    const key = (f: object) => JSON.stringify(f);
     for (const f of filters) {
       const viaEntries = idsOf(await uk(f)).filter((id) => named.includes(id));
-      const res = await as(t).post('/api/directory/search?page=1', { q: 'filter', filters: f });
-      const viaProfiles = idsOf(res.json()).filter((id) => named.includes(id));
-      expect(viaProfiles.sort(), JSON.stringify(f)).toEqual(viaEntries.sort());
-      expect(viaEntries.length, JSON.stringify(f)).toBeGreaterThan(0);
+      const found = await as(t).post('/api/directory/search?page=1', { q: 'filter', filters: f });
+      const near = await as(t).post('/api/directory/nearby?page=1', { lat: LONDON.lat, lng: LONDON.lng, filters: f });
+      expect(near.statusCode, near.body).toBe(200);
+      const viaSearch = idsOf(found.json()).filter((id) => named.includes(id));
+      const viaProfiles = idsOf(near.json()).filter((id) => named.includes(id));
+      expect(viaEntries.length, key(f)).toBeGreaterThan(0);
+      expect([...viaSearch].sort(), key(f)).toEqual([...viaEntries].sort());
+      expect([...viaProfiles].sort(), key(f)).toEqual([...viaEntries].sort());
     }
   });
 

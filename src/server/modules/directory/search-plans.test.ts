@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { profiles } from '../../db/schema';
 import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import type { ListFilters } from '#shared/schemas/directory.ts';
 import * as repo from './directory.repo';
 
 let t: TestApp;
@@ -33,7 +34,7 @@ const ids = (rows: Array<{ listing_id: number }>) => rows.map((r) => r.listing_i
 describe('search plans', () => {
   it('gives the same pages whichever plan reads them, filtered or not', async () => {
     const now = t.ctx.now();
-    const cases: Array<[string[][], { filters: { services: string[] }; now: Date } | undefined]> = [
+    const cases: Array<[string[][], { filters: ListFilters; now: Date } | undefined]> = [
       [[['wombat']], undefined],
       [[['quokka'], ['wombat']], undefined],
       [[['evenings']], { filters: { services: ['gfe'] }, now }],
