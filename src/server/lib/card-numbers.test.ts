@@ -39,6 +39,21 @@ describe('card numbers in text', () => {
     expect(maskCardNumbers(text)).toBe(text);
   });
 
+  // crypto.randomUUID keys whose digit groups, read as a dashed number, pass as a card (one UUID in ~2,000).
+  it.each([['1907cd3f-255a-4605-8119-729018190145'], ['5d434620-7708-4558-9612-59811f70e238']])(
+    'takes the UUID %j for the identifier it is',
+    (uuid) => {
+      expect(hasCardNumber(uuid)).toBe(false);
+      expect(hasCardNumber(uuid.toUpperCase())).toBe(false);
+      expect(maskCardNumbers(`key ${uuid}.`)).toBe(`key ${uuid}.`);
+      // Its groups do spell a card once the text around them is no UUID's.
+      expect(hasCardNumber(`x-${uuid}`)).toBe(true);
+      expect(hasCardNumber(`${uuid}-1`)).toBe(true);
+      // A card beside a UUID is still found.
+      expect(maskCardNumbers(`${uuid} card 4111 1111 1111 1111`)).toBe(`${uuid} card [card]`);
+    },
+  );
+
   it('knows the brands and their lengths', () => {
     expect(isCardNumber('378282246310005')).toBe(true);
     expect(isCardNumber('4242424242424242')).toBe(true);

@@ -179,6 +179,12 @@ export function useMakePayment() {
 /** A fresh key for one intended payment: a retry of the same intent reuses it and never pays twice. */
 export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  // randomUUID needs a secure context; a plain-http deployment still has getRandomValues.
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  // randomUUID needs a secure context; a plain-http deployment still has getRandomValues. Written as a UUID
+  // (version 4) too: 32 bare hex digits hold a run the card guard reads as a card number about once in
+  // 1,000 keys, a UUID's shape is known to be an identifier (decision 0811).
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -80,6 +80,31 @@ async function tablesHolding(card: string): Promise<string[]> {
 }
 
 describe('card numbers sent to our payment routes', () => {
+  it('let through an idempotency key written as a UUID whose digit groups spell a card (decision 0811)', async () => {
+    // crypto.randomUUID wrote this key; read as dashed digit groups "8119-729018190145" is a Visa number.
+    const key = '1907cd3f-255a-4605-8119-729018190145';
+    const session = await createSession(t.ctx, owner);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/payment/makePayment',
+      ...session,
+      payload: {
+        method: 'card',
+        idempotency_key: key,
+        purpose: 'load',
+        amount: 1000,
+        return_path: `/edit/load/${owner}`,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.status).toBe('requires_action');
+    const [row] = await queryRows<{ key: string }>(
+      t.ctx.db,
+      sql`select idempotency_key as key from payments where user_id = ${owner}`,
+    );
+    expect(row.key).toBe(key);
+  });
+
   it('are refused on every route, and afterwards are in no table and no log line', async () => {
     const consoleLines: string[] = [];
     for (const level of ['log', 'info', 'warn', 'debug'] as const)
