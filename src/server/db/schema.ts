@@ -275,6 +275,16 @@ export const searchWords = pgTable(
   (t) => [index('search_words_trgm').using('gin', sql`${t.word} gin_trgm_ops`)],
 );
 
+/**
+ * What listed profiles' text changes did to search_words since it was last folded (decision 0739): written
+ * by triggers on profiles (migration 0022), one row per word and change, never updated (writers take no
+ * lock on a busy word); foldSearchWords adds them into search_words and deletes them.
+ */
+export const searchWordsDelta = pgTable('search_words_delta', {
+  word: text('word').notNull(),
+  delta: integer('delta').notNull(),
+});
+
 export const listings = pgTable(
   'listings',
   {

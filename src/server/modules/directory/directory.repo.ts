@@ -652,23 +652,20 @@ export async function correctTerms(db: Db, terms: string[]): Promise<string[][]>
   });
 }
 
-/** Periodic task: the word list behind typo tolerance. */
-export async function refreshSearchWords(db: Db) {
+/**
+ * The word list behind typo tolerance, rebuilt from every listed profile's text (the seed; migration 0022
+ * did it once). Triggers on profiles keep it since (decision 0739): foldSearchWords.
+ */
+export async function rebuildSearchWords(db: Db) {
   await db.transaction(async (tx) => {
-    await tx.execute(sql`
-      create temporary table fresh_words on commit drop as
-      select w as word, count(distinct p.user_id)::int as profiles
-      from profiles p, regexp_split_to_table(p.search_text, '[^[:alnum:]]+') as w
-      where p.listed and length(w) >= 3
-      group by w`);
-    await tx.execute(
-      sql`delete from search_words s where not exists (select 1 from fresh_words f where f.word = s.word)`,
-    );
-    await tx.execute(sql`
-      insert into search_words (word, profiles) select word, profiles from fresh_words
-      on conflict (word) do update set profiles = excluded.profiles
-      where search_words.profiles <> excluded.profiles`);
+    await tx.execute(sql`select search_words_rebuild()`);
   });
+}
+
+/** Periodic task: what profiles' text changes did to the word list, added in (0 when nothing changed). */
+export async function foldSearchWords(db: Db): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`select search_words_fold() as n`);
+  return Number(row.n);
 }
 
 // ---------------------------------------------------------------- nearby

@@ -63,8 +63,14 @@ function cachesOf(ctx: AppContext): Caches {
   return c;
 }
 
-/** Periodic task (and after bulk changes such as the seed): the word list behind typo tolerance. */
-export const refreshSearchWords = (db: Db) => repo.refreshSearchWords(db);
+/**
+ * Periodic task: the word list behind typo tolerance brought up to date with the profiles' text changes
+ * written since (decision 0739: triggers keep them; nothing to do when nothing changed).
+ */
+export const refreshSearchWords = (db: Db) => repo.foldSearchWords(db);
+
+/** The word list rebuilt from every listed profile's text (the seed, after its bulk writes). */
+export const rebuildSearchWords = (db: Db) => repo.rebuildSearchWords(db);
 
 async function resolveScope(ctx: AppContext, filter: DirectoryFilter, v: string) {
   const { countries, cities } = cachesOf(ctx);

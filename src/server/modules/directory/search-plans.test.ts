@@ -26,7 +26,7 @@ beforeAll(async () => {
     });
     if (i % 5 === 0) await t.ctx.db.update(profiles).set({ listed: false }).where(eq(profiles.userId, account.id));
   }
-  await repo.refreshSearchWords(t.ctx.db);
+  await repo.foldSearchWords(t.ctx.db);
 });
 
 const ids = (rows: Array<{ listing_id: number }>) => rows.map((r) => r.listing_id);

@@ -8,7 +8,7 @@ import type { Db, Tx } from '../../db/client';
 import { accounts, cities, ledgerAccounts, listings, media, products, profiles } from '../../db/schema';
 import type { MediaStore } from '../../lib/media-store';
 import { hashPassword } from '../../lib/password';
-import { refreshSearchWords } from '../directory/directory.service';
+import { rebuildSearchWords } from '../directory/directory.service';
 import { refreshCountryPrimary } from '../listings/listings.service';
 import { tourMoments } from '../listings/tour-dates';
 import { buildSearchText, foldText, isComplete, isListed } from '../profiles/profile-derive';
@@ -386,9 +386,9 @@ export async function seedDemo(ctx: SeedContext, options: SeedOptions): Promise<
   });
   // Fresh statistics, or the planner guesses a handful of rows and picks slow plans for the directory.
   // Only after seeding: on every later start these two took seconds of the database's time (about 7 s at
-  // 50,000 profiles) while the first visitors were served; the periodic task refreshes the words.
+  // 50,000 profiles) while the first visitors were served; triggers keep the words since (0739).
   if (!outcome.skipped && outcome.profiles > 0) {
-    await refreshSearchWords(ctx.db);
+    await rebuildSearchWords(ctx.db);
     await ctx.db.execute(sql`analyze`);
     // The lists' pages and counts are index-only scans of directory_entries (decision 0734): they read
     // the heap for every row until a vacuum has marked its pages all-visible (144 ms against 1 ms for a
