@@ -964,7 +964,8 @@ export const directoryEntries = pgTable(
     searchText: text('search_text').notNull().default(''),
   },
   // The two rank indexes also INCLUDE every fact a list tests (migration 0020: drizzle has no word for
-  // INCLUDE), so a page and its count are index-only scans.
+  // INCLUDE), so a page and its count are index-only scans; the city one the profile too, for the nearby
+  // walk (migration 0023).
   (t) => [
     index('directory_entries_profile').on(t.profileId),
     index('directory_entries_city_rank').on(t.cityId, t.bumpedAt.desc(), t.listingId),

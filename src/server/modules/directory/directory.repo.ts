@@ -383,10 +383,6 @@ export async function findCityBySlug(db: Db, countryCode: string, slug: string) 
   return row ?? null;
 }
 
-/** Public listings of the category at `now`, joined to their profile (`l`, `p`). */
-const publicListings = (category: Category, now: Date) =>
-  and(activeAt(now), eq(p.listed, true), categoryCondition(category));
-
 /** The country's cities with listings of the category, busiest first: each with its city page's total. */
 export async function placesWithCounts(db: Db, countryCode: string, category: Category, now: Date) {
   return queryRows<{ slug: string; name: string; count: number }>(
@@ -707,9 +703,11 @@ export interface CityStretch {
 }
 
 /**
- * The next listings of each city in its directory order (the city rank index, `listings_city_rank`), at
- * most `limit` per city after its cursor, public or not: `ok` says whether the nearby list shows it
- * (listed profile of the category, unexpired at `now`, passing the filters). The work is bounded by the
+ * The next listings of each city in its directory order, at most `limit` per city after its cursor: the
+ * city's entries (directory_entries: the listings of listed profiles) read from the covering city rank
+ * index, `directory_entries_city_rank`, with no profile or listing row read (decision 0738). `ok` says
+ * whether the nearby list shows it (of the category, unexpired at `now`, passing the filters on the
+ * entry's facts, as the city and country pages test them). The work is bounded by the
  * limits whatever the category or filters find (issue 21 item 6: a walk that stopped only at `perCity`
  * matches read a whole city for a rare filter, in one query that held PGlite's one thread). Rows come in
  * the stretches' order, each city's in its ranking order; a city that gave fewer than its limit is read to
@@ -730,7 +728,7 @@ export async function readCityStretches(
       stretches.map((s) => f(s)),
       sql`, `,
     );
-  const shown = and(publicListings(category, now), profilePasses(filters, now));
+  const shown = and_([entryActive(now), entryInCategory(category), filterCondition(filters, now)]) ?? sql`true`;
   return queryRows<{ city_id: number; listing_id: number; user_id: number; bumped_at: string; ok: boolean }>(
     db,
     sql`
@@ -742,9 +740,12 @@ export async function readCityStretches(
       array[${list((s) => sql`${s.limit}::int`)}]
     ) with ordinality as o(city_id, bumped_at, id, lim, ord)
     cross join lateral (
-      select l.id, l.profile_id, l.bumped_at, l.bumped_at::text as b, coalesce(${shown}, false) as ok
-      from listings l join profiles p on p.user_id = l.profile_id
-      where l.city_id = o.city_id and ${sql.raw(atOrBelowOnFirstKey('o', 'l'))} and ${sql.raw(rankedAbove('o', 'l'))}
+      select l.id, l.profile_id, l.bumped_at, l.bumped_at::text as b, l.ok
+      from (
+        select e.listing_id as id, e.profile_id, e.bumped_at, coalesce(${shown}, false) as ok
+        from directory_entries e where e.city_id = o.city_id
+      ) l
+      where ${sql.raw(atOrBelowOnFirstKey('o', 'l'))} and ${sql.raw(rankedAbove('o', 'l'))}
       order by ${rankingOrder('l')}
       limit o.lim
     ) x

@@ -5,7 +5,7 @@
 // loses its place: a big city read in many stretches, with listings the list does not show between those
 // it shows (unlisted, other categories, expired), bumped_at ties across stretch ends and microseconds that
 // a JS Date would round off, and profiles listed in two cities.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEARBY_MAX_PAGE } from '#shared/schemas/directory.ts';
 import { PAGE_SIZE } from '#shared/constants.ts';
@@ -15,6 +15,8 @@ import { accounts, cities, listings, profiles } from '../../db/schema';
 import { seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { SCAN_ROWS } from './nearby-ranks';
+import { readCityStretches } from './directory.repo';
+import type { Db } from '../../db/client';
 
 let t: TestApp;
 const BIG = 9_100_000;
@@ -210,5 +212,30 @@ describe('the nearby walk', () => {
     expect(want.indexOf(far)).toBeLessThan(400);
     const { items } = await walk({}, 9);
     expectList(items, want.slice(0, NEARBY_MAX_PAGE * PAGE_SIZE));
+  });
+
+  it('reads each stretch from the entries` covering city rank index alone (decision 0738)', async () => {
+    // The statement the walk runs, planned with scans other than an index's ruled out: an index-only
+    // scan of directory_entries_city_rank, no profile or listing row read.
+    let statement: SQL | undefined;
+    const capture = { execute: async (q: SQL) => ((statement = q), { rows: [] }) } as unknown as Db;
+    await readCityStretches(
+      capture,
+      [
+        { cityId: BIG, after: null, limit: 30 },
+        { cityId: BIG + 1, after: { bumped_at: '2026-01-01 00:00:00.123456+00', id: 5 }, limit: 10 },
+      ],
+      'female',
+      new Date(),
+      { verified: true, age_min: 21 },
+    );
+    const plan = await t.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      const rows = await queryRows<Record<string, string>>(tx, sql`explain ${statement!}`);
+      return rows.map((r) => Object.values(r)[0]).join('\n');
+    });
+    expect(plan).toMatch(/Index Only Scan using directory_entries_city_rank/);
+    expect(plan).not.toMatch(/\b(profiles|listings)\b/);
   });
 });
