@@ -66,6 +66,7 @@ export async function openRuntime(
     pgliteDir: overrides.inMemory ? undefined : path.join(env.dataDir, 'db'),
     pgliteImage: overrides.pgliteImage,
     poolSize: env.DATABASE_POOL_SIZE,
+    preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
   });
   const limiter = createRateLimiter(env, overrides.redisLog);
   // Commands fail at once while disconnected (no offline queue): wait for the first connection, but

@@ -113,6 +113,14 @@ const EnvSchema = z
     /** Connections each instance keeps to PostgreSQL (instances x pool size must stay under max_connections). */
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     /**
+     * `off` behind a PgBouncer transaction pool older than 1.21 (or without max_prepared_statements): the
+     * directory's page statements are then sent unnamed, planned every time (docs/decisions/0740).
+     */
+    DATABASE_PREPARED_STATEMENTS: z
+      .enum(['on', 'off'])
+      .default('on')
+      .transform((v) => v === 'on'),
+    /**
      * Seconds a worker holds a claimed job; it renews the lease every third of it while the job runs, so a
      * job of a dead instance is taken over after at most this long (docs/decisions/0005).
      */

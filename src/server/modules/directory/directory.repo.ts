@@ -7,7 +7,7 @@ import { and, asc, eq, gt, inArray, isNull, like, ne, or, sql, type SQL } from '
 import { alias, type PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
-import { queryRows, type Db, type Tx } from '../../db/client';
+import { queryRows, statementName, type Db, type Tx } from '../../db/client';
 import { accounts, cities, countries, directoryCounts, listings, media, profiles } from '../../db/schema';
 import { atOrBelowOnFirstKey, rankedAbove, rankingOrderBy } from '#shared/ranking.ts';
 import { rankingOrder } from '../listings/listings.service';
@@ -276,7 +276,7 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
  */
 function pageOf(db: Db, rows: SQL) {
   const page = db.$with('k', { id: l.id }).as(rows);
-  return db
+  const query = db
     .with(page)
     .select(listingColumns)
     .from(page)
@@ -285,6 +285,9 @@ function pageOf(db: Db, rows: SQL) {
     .innerJoin(c, eq(c.id, l.cityId))
     .leftJoin(m, eq(m.id, p.avatarMediaId))
     .orderBy(rankingOrder('l'));
+  // A named statement: PostgreSQL keeps its plan per connection (docs/decisions/0740).
+  const name = statementName(query.toSQL().sql);
+  return name ? query.prepare(name).execute() : query.execute();
 }
 
 /**
