@@ -1,0 +1,10 @@
+-- Rare filters read their own small indexes (decision 0741): "with video" and "available now" match a few
+-- profiles of a big country, and the rank index walk found them by reading all of it (500,000 profiles:
+-- every one of the UK's 72,000 entries for a page of none, 20 ms warm, up to 1 s cold). These partial
+-- indexes hold only the entries that can match, in the same rank order, with the same facts INCLUDEd, so a
+-- page and its count are index-only scans of them. A filter's condition (`e.video`, `e.available_until >
+-- now`) implies the index's predicate: PostgreSQL picks them for those statements only.
+CREATE INDEX "directory_entries_country_video" ON "directory_entries" USING btree ("country_code","bumped_at" DESC NULLS LAST,"listing_id") INCLUDE ("cats","expires_at","shown_birth_date","currency","price","incall","outcall","services","languages","verified","available_until") WHERE "is_primary" AND "video";--> statement-breakpoint
+CREATE INDEX "directory_entries_country_available" ON "directory_entries" USING btree ("country_code","bumped_at" DESC NULLS LAST,"listing_id") INCLUDE ("cats","expires_at","shown_birth_date","currency","price","incall","outcall","services","languages","verified","video","available_until") WHERE "is_primary" AND "available_until" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "directory_entries_city_video" ON "directory_entries" USING btree ("city_id","bumped_at" DESC NULLS LAST,"listing_id") INCLUDE ("profile_id","country_code","cats","expires_at","shown_birth_date","currency","price","incall","outcall","services","languages","verified","available_until") WHERE "video";--> statement-breakpoint
+CREATE INDEX "directory_entries_city_available" ON "directory_entries" USING btree ("city_id","bumped_at" DESC NULLS LAST,"listing_id") INCLUDE ("profile_id","country_code","cats","expires_at","shown_birth_date","currency","price","incall","outcall","services","languages","verified","video","available_until") WHERE "available_until" IS NOT NULL;

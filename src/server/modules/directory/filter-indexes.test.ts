@@ -1,0 +1,49 @@
+// Rare filters read their own partial indexes (decision 0741, migration 0024): a country or city list
+// filtered "with video" or "available now" walks only the entries that can match, in rank order. Each
+// list's statement is planned with sequential and bitmap scans ruled out (as on a big database, where
+// they cost more than a walk), and must name the filter's index; an unfiltered list keeps the rank index.
+import { type SQL, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ListFilters } from '#shared/schemas/directory.ts';
+import { queryRows, type Db } from '../../db/client';
+import { LONDON, seedGeo } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/helpers';
+import { countFilteredListings } from './directory.repo';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedGeo(t.ctx);
+});
+afterAll(() => t.close());
+
+/** The plan of the statement countFilteredListings runs for this list. */
+async function planOf(filters: ListFilters | undefined, cityId?: number) {
+  let statement: SQL | undefined;
+  const capture = { execute: async (q: SQL) => ((statement = q), { rows: [{ n: 0 }] }) } as unknown as Db;
+  await countFilteredListings(
+    capture,
+    { countryCode: 'GB', cityId, category: 'escorts', now: new Date(), filters },
+    120,
+  );
+  return t.ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    await tx.execute(sql`set local enable_bitmapscan = off`);
+    const rows = await queryRows<Record<string, string>>(tx, sql`explain ${statement!}`);
+    return rows.map((r) => Object.values(r)[0]).join('\n');
+  });
+}
+
+describe('rare filters and their indexes', () => {
+  it.each<[ListFilters | undefined, number | undefined, string]>([
+    [{ video: true }, undefined, 'directory_entries_country_video'],
+    [{ available: true, age_min: 25 }, undefined, 'directory_entries_country_available'],
+    [{ video: true, services: ['massage'] }, LONDON.id, 'directory_entries_city_video'],
+    [{ available: true }, LONDON.id, 'directory_entries_city_available'],
+    [{ verified: true }, undefined, 'directory_entries_country_rank'],
+    [undefined, LONDON.id, 'directory_entries_city_rank'],
+  ])('%j in city %s walks %s', async (filters, cityId, index) => {
+    expect(await planOf(filters, cityId)).toMatch(new RegExp(`Index Only Scan using ${index}\\b`));
+  });
+});
