@@ -41,6 +41,32 @@ const profileStatus = async (id: number) =>
   (await t.app.inject({ method: 'GET', url: `/api/getProfile/${id}?track=0` })).statusCode;
 const version = async () =>
   (await queryRows<{ v: string }>(t.ctx.db, sql`select v::text as v from directory_version`))[0].v;
+/** The texts of the statements sent to the database while `run` runs (either backend). */
+const sentStatements = async (run: () => Promise<unknown>) => {
+  const texts: string[] = [];
+  const client = (t.ctx.db as unknown as { $client: Record<string, unknown> }).$client;
+  const method = t.ctx.dbKind === 'pglite' ? 'execProtocolRawSync' : 'query';
+  const own = Object.getOwnPropertyDescriptor(client, method);
+  const send = client[method] as (...a: unknown[]) => unknown;
+  client[method] = (...a: unknown[]) => {
+    const m = a[0];
+    texts.push(
+      m instanceof Uint8Array
+        ? Buffer.from(m).toString('latin1')
+        : typeof m === 'string'
+          ? m
+          : String((m as { text?: string }).text ?? ''),
+    );
+    return send.apply(client, a);
+  };
+  try {
+    await run();
+  } finally {
+    if (own) Object.defineProperty(client, method, own);
+    else delete client[method];
+  }
+  return texts;
+};
 /** Reads everything twice, so that the second answers come from the cache. */
 const warm = async () => {
   for (let i = 0; i < 2; i++) {
@@ -286,6 +312,29 @@ describe('the answer cache', () => {
     const changed = await feedIds();
     expect(changed.headers.etag).not.toBe(etag);
     expect(changed.json().data[0].profile.id).toBe(ids.cleo);
+  });
+
+  it('resolves a place once until the places change (decision 0742), and sees a city renamed by plain SQL at once', async () => {
+    const london = { country: 'united-kingdom', place: 'london' };
+    await list('/api/directory/getDirectory?page=1', london);
+    // Another category's first page, never asked: its rows are read, the country and city are known.
+    const texts = await sentStatements(() =>
+      list('/api/directory/getDirectory?page=1', { ...london, category: 'male' }),
+    );
+    expect(texts.some((q) => q.includes('directory_entries'))).toBe(true);
+    expect(texts.filter((q) => /from "?(countries|cities)"? /i.test(q))).toEqual([]);
+    const status = async (place: string) =>
+      (await t.app.inject({ method: 'POST', url: '/api/directory/getDirectory?page=1', payload: { ...london, place } }))
+        .statusCode;
+    expect(await status('londinium')).toBe(404);
+    await t.ctx.db.execute(sql`update cities set slug = 'londinium' where slug = 'london' and country_code = 'GB'`);
+    try {
+      expect(await status('londinium')).toBe(200);
+      expect(await status('london')).toBe(404);
+    } finally {
+      await t.ctx.db.execute(sql`update cities set slug = 'london' where slug = 'londinium' and country_code = 'GB'`);
+    }
+    expect(await status('london')).toBe(200);
   });
 
   it('gives a signed-in user an answer made for her, never the shared one', async () => {

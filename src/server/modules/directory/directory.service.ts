@@ -72,13 +72,30 @@ export const refreshSearchWords = (db: Db) => repo.foldSearchWords(db);
 /** The word list rebuilt from every listed profile's text (the seed, after its bulk writes). */
 export const rebuildSearchWords = (db: Db) => repo.rebuildSearchWords(db);
 
+/**
+ * The part of a version that moves when countries, cities or their names change: a scoped version
+ * (directory.version.ts, docs/decisions/0730) starts with the directory's base (the database, its start
+ * and the counter of scope 'all', which those tables' triggers turn), then `|`. Slugs resolve under it
+ * (decision 0742), so the first page of a known country's other category, or of another filter, asks the
+ * database for its rows only. A global version (no `|`) is used whole.
+ */
+export const placesVersion = (v: string) => {
+  const bar = v.indexOf('|');
+  return bar < 0 ? v : v.slice(0, bar);
+};
+
 async function resolveScope(ctx: AppContext, filter: DirectoryFilter, v: string) {
   const { countries, cities } = cachesOf(ctx);
-  const country = await countries.get(`${v}|${filter.country}`, () => repo.findCountryBySlug(ctx.db, filter.country));
+  const places = placesVersion(v);
+  const country = await countries.get(`${places}|${filter.country}`, () =>
+    repo.findCountryBySlug(ctx.db, filter.country),
+  );
   if (!country) throw notFound(msg('directory.unknownCountry'));
   const placeSlug = filter.place;
   const place = placeSlug
-    ? await cities.get(`${v}|${country.code}|${placeSlug}`, () => repo.findCityBySlug(ctx.db, country.code, placeSlug))
+    ? await cities.get(`${places}|${country.code}|${placeSlug}`, () =>
+        repo.findCityBySlug(ctx.db, country.code, placeSlug),
+      )
     : null;
   if (filter.place && !place) throw notFound(msg('directory.unknownPlace'));
   return { country, place };
