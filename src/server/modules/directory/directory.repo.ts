@@ -4,7 +4,7 @@
 // tables aliased as the ranking clause names them (l, p, c, m); raw SQL is kept where the builder has no
 // word for it (docs/decisions/0915).
 import { and, asc, eq, gt, inArray, isNull, like, ne, or, sql, type SQL } from 'drizzle-orm';
-import { alias, type PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
+import { alias, PgDialect, type PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import { queryRows, statementName, type Db, type Tx } from '../../db/client';
@@ -285,10 +285,13 @@ function pageOf(db: Db, rows: SQL) {
     .innerJoin(c, eq(c.id, l.cityId))
     .leftJoin(m, eq(m.id, p.avatarMediaId))
     .orderBy(rankingOrder('l'));
-  // A named statement: PostgreSQL keeps its plan per connection (docs/decisions/0740).
-  const name = statementName(query.toSQL().sql);
+  // A named statement: PostgreSQL keeps its plan per connection (docs/decisions/0740). The statement
+  // around `rows` is this function's own, the same for every page, so the text of `rows` names it: the
+  // whole statement is built once, by prepare (building it twice took 0.3 ms of each page, session 16).
+  const name = statementName(`page:${pageDialect.sqlToQuery(rows).sql}`);
   return name ? query.prepare(name).execute() : query.execute();
 }
+const pageDialect = new PgDialect();
 
 /**
  * A city's coming tours (issue 27 item 4, docs/decisions/0323): its listed tour listings whose tour starts
