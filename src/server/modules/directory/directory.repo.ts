@@ -574,12 +574,14 @@ const searchEntries = (groups: string[][], filters?: { filters: ListFilters; now
   and_([sql`e.kind = 'home'`, matchAll(groups), filters && filterCondition(filters.filters, filters.now)])!;
 
 /**
- * A page of search results, in the ranking's order. `few`: the words are rare (estimateMatches), so the
- * matching entries are read first through the text index (an array the planner cannot walk the rank index
- * for: `= any(array(...))`) and sorted; otherwise the home entries' rank index is walked, each text
- * tested, until the page is full. Either plan returns the same rows; the planner's own choice between them
- * rests on its guess of how many texts contain a substring, which was off by enough to walk hundreds of
- * thousands of rows for a word a few hundred profiles use (decision 0736).
+ * A page of search results, in the ranking's order. `few`: the words are rare enough (searchReadsMatches),
+ * so the matching entries are read first through the text index, as a materialized set the planner
+ * cannot walk the rank index for, with their ranking keys, and sorted; otherwise the home entries' rank
+ * index is walked, each text tested, until the page is full. Either plan returns the same rows; the
+ * planner's own choice between them rests on its guess of how many texts contain a substring, which was
+ * off by enough to walk hundreds of thousands of rows for a word a few hundred profiles use (decision
+ * 0736). The matches carry their keys (decision 0743): reading them again by listing id cost as much as
+ * finding them.
  */
 export async function searchByWords(
   db: Db,
@@ -590,45 +592,65 @@ export async function searchByWords(
   few = false,
 ) {
   const cond = searchEntries(groups, filters);
-  const where = few ? sql`e.listing_id = any(array(select e.listing_id from directory_entries e where ${cond}))` : cond;
-  return pageOf(
-    db,
-    sql`select e.listing_id as id, e.bumped_at from directory_entries e where ${where}
-      order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`,
-  );
+  const rows = few
+    ? sql`with hits as materialized (select e.listing_id, e.bumped_at from directory_entries e where ${cond})
+      select hits.listing_id as id, hits.bumped_at from hits order by ${HITS_RANKING} limit ${limit} offset ${offset}`
+    : sql`select e.listing_id as id, e.bumped_at from directory_entries e where ${cond}
+      order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`;
+  return pageOf(db, rows);
+}
+const HITS_RANKING = sql.raw(rankingOrderBy('hits', { id: 'listing_id' }));
+
+/** What picks a search's plan: at most how many entries match (estimateMatches), of how many. */
+export interface SearchEstimate {
+  matches: number;
+  /** The home entries (one per listed profile), as the planner's statistics have them. */
+  entries: number;
 }
 
 /**
  * At most how many listed profiles match these word groups, from the word list behind typo tolerance
  * (search_words: how many profiles use each word): for each group, the profiles of every known word that
  * contains one of its words; the rarest group bounds the answer. A bound, not a count: the word list is
- * rebuilt periodically (a profile's new words may be missing for a while, decision 0736).
+ * folded periodically (a profile's new words may be missing for a while, decision 0736). With it, how
+ * many home entries there are (the statistics of their rank index), in the same statement.
  */
-export async function estimateMatches(db: Db, groups: string[][]): Promise<number> {
+export async function estimateSearch(db: Db, groups: string[][]): Promise<SearchEstimate> {
   const perGroup = groups.map(
     (words) =>
       sql`(select coalesce(sum(s.profiles), 0) from search_words s where ${or(
         ...words.map((w) => sql`s.word like ${likePattern(w)}`),
       )})`,
   );
-  const [row] = await queryRows<{ n: number }>(db, sql`select least(${sql.join(perGroup, sql`, `)})::int as n`);
-  return Number(row.n);
+  const [row] = await queryRows<{ n: number; entries: number }>(
+    db,
+    sql`select least(${sql.join(perGroup, sql`, `)})::int as n,
+      (select greatest(c.reltuples, 0)::bigint from pg_class c where c.oid = 'directory_entries_home_rank'::regclass) as entries`,
+  );
+  return { matches: Number(row.n), entries: Number(row.entries ?? 0) };
 }
+
+export const estimateMatches = async (db: Db, groups: string[][]) => (await estimateSearch(db, groups)).matches;
 
 /**
  * How many profiles searchByWords reaches with these groups, up to `cap` (a search's total is bounded
- * work, docs/decisions/0730, 0735): the entries of searchEntries.
+ * work, docs/decisions/0730, 0735): the entries of searchEntries; `few` reads them as its page does.
  */
 export async function countByWords(
   db: Db,
   groups: string[][],
   cap: number,
   filters?: { filters: ListFilters; now: Date },
+  few = false,
 ) {
+  const cond = searchEntries(groups, filters);
   const [row] = await queryRows<{ n: number }>(
     db,
-    sql`select count(*)::int as n from (
-      select 1 from directory_entries e where ${searchEntries(groups, filters)} limit ${cap}) r`,
+    few
+      ? sql`with hits as materialized (select 1 from directory_entries e where ${cond})
+        select count(*)::int as n from (select 1 from hits limit ${cap}) r`
+      : sql`select count(*)::int as n from (
+      select 1 from directory_entries e where ${cond} limit ${cap}) r`,
   );
   return Number(row.n);
 }

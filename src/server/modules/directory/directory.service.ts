@@ -37,6 +37,7 @@ interface Caches {
   counts: TtlCache<number>;
   navigation: TtlCache<Navigation>;
   flags: TtlCache<boolean>;
+  estimates: TtlCache<repo.SearchEstimate>;
   corrections: TtlCache<string[][]>;
   nearbyCities: TtlCache<repo.CityWithListings[]>;
   countries: TtlCache<{ code: string; slug: string; name: string } | null>;
@@ -52,6 +53,7 @@ function cachesOf(ctx: AppContext): Caches {
       counts: new TtlCache(60_000),
       navigation: new TtlCache(60_000, 2000),
       flags: new TtlCache(60_000),
+      estimates: new TtlCache(60_000),
       corrections: new TtlCache(600_000),
       nearbyCities: new TtlCache(60_000),
       countries: new TtlCache(600_000, 1000),
@@ -217,9 +219,24 @@ function pageTotal(counted: number | undefined, exact: number, shown: number): {
 
 /**
  * A search whose words at most this many profiles use reads those profiles first, then sorts them
- * (decision 0736); a commoner one walks the ranking and stops when the page is full.
+ * (decision 0736); a commoner one walks the ranking and stops when the page is full, unless the walk
+ * would read more (searchReadsMatches).
  */
 const SEARCH_FEW_MATCHES = 1000;
+
+/**
+ * Whether a search page reads its matches first (decision 0743). Reading them costs about one row per
+ * match; the walk of the ranking, one row per entry it passes, and it passes entries/matches of them for
+ * each row of the page and the pages before it, more when filters drop some of the matches. So the
+ * matches are read first when matches^2 <= rows * entries * k: k = 2 (a walked row costs about twice a
+ * read match: each is a heap fetch in rank order against a bitmap read in the table's order), 8 with
+ * filters (a filter keeps about a quarter of the matches). At 500,000 profiles, page 1: up to about 4,800
+ * matches, 9,600 filtered; at 50,000 about 1,500 and 3,000.
+ */
+export function searchReadsMatches(estimate: repo.SearchEstimate, rows: number, filtered: boolean): boolean {
+  if (estimate.matches <= SEARCH_FEW_MATCHES) return true;
+  return estimate.matches ** 2 <= rows * estimate.entries * (filtered ? 8 : 2);
+}
 
 /** At most this many coming visitors on a city page. */
 const TOURS_AHEAD_MAX = 60;
@@ -319,15 +336,22 @@ export async function search(
   // version and query.
   const filters = hasFilters(listFilters) ? { filters: normalizeFilters(listFilters), now: ctx.now() } : undefined;
   const fkey = filters ? `|${filterKey(filters.filters)}|${filters.now.toISOString().slice(0, 10)}` : '';
-  // Rare words: the matching profiles first, then their order (decision 0736); cached like the flags.
-  const few = await cachesOf(ctx).flags.get(
-    `${v}|few|${JSON.stringify(groups)}`,
-    async () => (await repo.estimateMatches(ctx.db, groups)) <= SEARCH_FEW_MATCHES,
+  // Rare words: the matching profiles first, then their order (decisions 0736, 0743); the estimate is
+  // cached like the flags.
+  const estimate = await cachesOf(ctx).estimates.get(`${v}|few|${JSON.stringify(groups)}`, () =>
+    repo.estimateSearch(ctx.db, groups),
   );
+  const few = searchReadsMatches(estimate, offset + PAGE_SIZE + 1, !!filters);
   const [rows, total] = await Promise.all([
     repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset, filters, few),
     cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}${fkey}`, () =>
-      repo.countByWords(ctx.db, groups, COUNTED_TOTAL + 1, filters),
+      repo.countByWords(
+        ctx.db,
+        groups,
+        COUNTED_TOTAL + 1,
+        filters,
+        searchReadsMatches(estimate, COUNTED_TOTAL + 1, !!filters),
+      ),
     ),
   ]);
   const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang);

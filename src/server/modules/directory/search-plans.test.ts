@@ -2,13 +2,14 @@
 // them, common ones walk the ranking. Both return the same rows in the same order, on every page and with
 // filters; the estimate that picks between them bounds the real number of matches from above. On PGlite
 // and PostgreSQL.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { profiles } from '../../db/schema';
 import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import * as repo from './directory.repo';
+import { searchReadsMatches } from './directory.service';
 
 let t: TestApp;
 
@@ -51,6 +52,11 @@ describe('search plans', () => {
         const few = ids(await repo.searchByWords(t.ctx.db, groups, limit, offset, filters, true));
         expect(few, JSON.stringify([groups, filters, limit, offset])).toEqual(walk);
       }
+      // The total likewise (decision 0743: a rare query counts its matches as its page reads them).
+      for (const cap of [3, 1000]) {
+        const counted = await repo.countByWords(t.ctx.db, groups, cap, filters, false);
+        expect(await repo.countByWords(t.ctx.db, groups, cap, filters, true)).toBe(counted);
+      }
       expect((await repo.searchByWords(t.ctx.db, groups, 50, 0, filters, true)).length).toBeGreaterThan(0);
     }
   });
@@ -66,5 +72,35 @@ describe('search plans', () => {
     expect(await repo.estimateMatches(t.ctx.db, [['planner'], ['loud']])).toBeLessThan(
       await repo.estimateMatches(t.ctx.db, [['planner']]),
     );
+  });
+});
+
+describe('which plan a search takes (decision 0743)', () => {
+  it('reads the matches first while that reads fewer rows than the walk would pass', () => {
+    const at500k = { entries: 460_000, matches: 2_400 };
+    const at50k = { entries: 46_000, matches: 2_400 };
+    // Rare words: always (decision 0736's floor).
+    expect(searchReadsMatches({ entries: 46_000, matches: 1_000 }, 25, false)).toBe(true);
+    // 2,400 matches of 460,000: the walk passes ~190 entries per row of page 1; reading 2,400 is cheaper.
+    expect(searchReadsMatches(at500k, 25, false)).toBe(true);
+    // Of 46,000 the walk passes ~19 per row: 480 rows for page 1, fewer than 2,400 matches.
+    expect(searchReadsMatches(at50k, 25, false)).toBe(false);
+    // A filter drops matches, the walk passes more: the matches first.
+    expect(searchReadsMatches(at50k, 25, true)).toBe(true);
+    // Deeper pages make the walk longer.
+    expect(searchReadsMatches(at50k, 5 * 24 + 1, false)).toBe(true);
+    // A common word stays a walk, even filtered.
+    expect(searchReadsMatches({ entries: 460_000, matches: 200_000 }, 25, true)).toBe(false);
+    // No statistics yet (entries 0): only the floor.
+    expect(searchReadsMatches({ entries: 0, matches: 1_001 }, 25, true)).toBe(false);
+  });
+
+  it('knows how many home entries there are once the table has statistics', async () => {
+    await t.ctx.db.execute(sql`analyze directory_entries`);
+    const { matches, entries } = await repo.estimateSearch(t.ctx.db, [['planner']]);
+    expect(matches).toBeGreaterThan(0);
+    // 40 advertisers, 8 of them unlisted: their home entries.
+    expect(entries).toBeGreaterThanOrEqual(30);
+    expect(entries).toBeLessThanOrEqual(40);
   });
 });
