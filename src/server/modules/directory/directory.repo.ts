@@ -593,15 +593,19 @@ export async function searchByWords(
 ) {
   const cond = searchEntries(groups, filters);
   const rows = few
-    ? sql`with hits as materialized (select e.listing_id, e.bumped_at from directory_entries e where ${cond})
-      select hits.listing_id as id, hits.bumped_at from hits order by ${HITS_RANKING} limit ${limit} offset ${offset}`
+    ? sql`${hitsOf(cond)} select hits.listing_id as id, hits.bumped_at from hits
+      order by ${HITS_RANKING} limit ${limit} offset ${offset}`
     : sql`select e.listing_id as id, e.bumped_at from directory_entries e where ${cond}
       order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`;
   return pageOf(db, rows);
 }
 const HITS_RANKING = sql.raw(rankingOrderBy('hits', { id: 'listing_id' }));
 
-/** What picks a search's plan: at most how many entries match (estimateMatches), of how many. */
+/** The matching entries read first, with their ranking keys, as `hits` (decision 0743). */
+const hitsOf = (cond: SQL) =>
+  sql`with hits as materialized (select e.listing_id, e.bumped_at from directory_entries e where ${cond})`;
+
+/** What picks a search's plan: at most how many entries match (estimateSearch), of how many. */
 export interface SearchEstimate {
   matches: number;
   /** The home entries (one per listed profile), as the planner's statistics have them. */
@@ -627,10 +631,8 @@ export async function estimateSearch(db: Db, groups: string[][]): Promise<Search
     sql`select least(${sql.join(perGroup, sql`, `)})::int as n,
       (select greatest(c.reltuples, 0)::bigint from pg_class c where c.oid = 'directory_entries_home_rank'::regclass) as entries`,
   );
-  return { matches: Number(row.n), entries: Number(row.entries ?? 0) };
+  return { matches: Number(row.n), entries: Number(row.entries) };
 }
-
-export const estimateMatches = async (db: Db, groups: string[][]) => (await estimateSearch(db, groups)).matches;
 
 /**
  * How many profiles searchByWords reaches with these groups, up to `cap` (a search's total is bounded
@@ -647,8 +649,7 @@ export async function countByWords(
   const [row] = await queryRows<{ n: number }>(
     db,
     few
-      ? sql`with hits as materialized (select 1 from directory_entries e where ${cond})
-        select count(*)::int as n from (select 1 from hits limit ${cap}) r`
+      ? sql`${hitsOf(cond)} select count(*)::int as n from (select 1 from hits limit ${cap}) r`
       : sql`select count(*)::int as n from (
       select 1 from directory_entries e where ${cond} limit ${cap}) r`,
   );

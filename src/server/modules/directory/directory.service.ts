@@ -24,7 +24,7 @@ import type { SessionUser } from '../../plugins/session';
 import { Gate } from '../../lib/gate';
 import { TtlCache } from '../../lib/ttl-cache';
 import { countsToday, type Visitor } from '../../lib/visitor-count';
-import { directoryVersion } from './directory.version';
+import { directoryVersion, placesVersion } from './directory.version';
 import * as repo from './directory.repo';
 import { walkNearby } from './nearby-ranks';
 import { localizeProfile, presentItem, presentProfile } from './directory.presenter';
@@ -73,18 +73,6 @@ export const refreshSearchWords = (db: Db) => repo.foldSearchWords(db);
 
 /** The word list rebuilt from every listed profile's text (the seed, after its bulk writes). */
 export const rebuildSearchWords = (db: Db) => repo.rebuildSearchWords(db);
-
-/**
- * The part of a version that moves when countries, cities or their names change: a scoped version
- * (directory.version.ts, docs/decisions/0730) starts with the directory's base (the database, its start
- * and the counter of scope 'all', which those tables' triggers turn), then `|`. Slugs resolve under it
- * (decision 0742), so the first page of a known country's other category, or of another filter, asks the
- * database for its rows only. A global version (no `|`) is used whole.
- */
-export const placesVersion = (v: string) => {
-  const bar = v.indexOf('|');
-  return bar < 0 ? v : v.slice(0, bar);
-};
 
 async function resolveScope(ctx: AppContext, filter: DirectoryFilter, v: string) {
   const { countries, cities } = cachesOf(ctx);

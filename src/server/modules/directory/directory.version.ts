@@ -90,6 +90,17 @@ export const scopes = {
   content: 'g',
 } as const;
 
+/**
+ * The part of a version that moves when countries, cities or their names change: a scoped version
+ * (scopedVersion) starts with the directory's base (the database, its start and the counter of scope
+ * 'all', which those tables' triggers turn), then `|`. Slugs resolve under it (decision 0742). A global
+ * version (directoryVersion: no `|`) is used whole.
+ */
+export const placesVersion = (v: string) => {
+  const bar = v.indexOf('|');
+  return bar < 0 ? v : v.slice(0, bar);
+};
+
 const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /** A batch key naming a profile whose live figures the read takes (others are scopes). */

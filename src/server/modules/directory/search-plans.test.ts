@@ -65,12 +65,12 @@ describe('search plans', () => {
     for (const groups of [[['wombat']], [['quokka'], ['wombat']], [['planner']], [['even']]]) {
       const found = await repo.countByWords(t.ctx.db, groups, 1000);
       expect(found).toBeGreaterThan(0);
-      expect(await repo.estimateMatches(t.ctx.db, groups)).toBeGreaterThanOrEqual(found);
+      expect((await repo.estimateSearch(t.ctx.db, groups)).matches).toBeGreaterThanOrEqual(found);
     }
-    expect(await repo.estimateMatches(t.ctx.db, [['zzyzx']])).toBe(0);
+    expect((await repo.estimateSearch(t.ctx.db, [['zzyzx']])).matches).toBe(0);
     // The rarer group bounds the answer: "planner" is on every profile, "loud" on a quarter.
-    expect(await repo.estimateMatches(t.ctx.db, [['planner'], ['loud']])).toBeLessThan(
-      await repo.estimateMatches(t.ctx.db, [['planner']]),
+    expect((await repo.estimateSearch(t.ctx.db, [['planner'], ['loud']])).matches).toBeLessThan(
+      (await repo.estimateSearch(t.ctx.db, [['planner']])).matches,
     );
   });
 });
