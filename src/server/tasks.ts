@@ -6,6 +6,7 @@ import { cleanupAuthData } from './modules/auth/session.service';
 import { sendFailedMail } from './modules/auto-topup/auto-topup.mail';
 import { FAILED_MAIL_JOB, runDueSlots } from './modules/auto-topup/scheduler.service';
 import { HELP_MAIL_JOB, sendHelpMail } from './modules/help/help.service';
+import { maintainEmbedded } from './db/maintenance';
 import { refreshSearchWords } from './modules/directory/directory.service';
 import { removeExpiredListings } from './modules/listings/listings.service';
 import { mediaJobHandlers } from './modules/media/media.service';
@@ -40,5 +41,9 @@ export const periodicTasks: PeriodicTask[] = [
   { name: 'duplicate pictures', everyMs: 5 * 60 * 1000, run: (c) => scanDuplicates(c) },
   // Pictures stored under an older perceptual hash, a batch a minute, each looked up again (0507).
   { name: 're-hash pictures', everyMs: 60 * 1000, run: (c) => rehashPictures(c) },
+  // PGlite runs no autovacuum (docs/decisions/0744): its tables, one at a time, as autovacuum would. A
+  // vacuum reads only pages changed since the last; an analysis samples every table (0.6 s at 10,000).
+  { name: 'vacuum the embedded database', everyMs: 60 * 60 * 1000, run: (c) => maintainEmbedded(c, 'vacuum') },
+  { name: 'analyze the embedded database', everyMs: 24 * 60 * 60 * 1000, run: (c) => maintainEmbedded(c, 'analyze') },
   { name: 'overview snapshots', everyMs: 60 * 60 * 1000, run: (c) => snapshotMetrics(c) },
 ];
