@@ -64,8 +64,8 @@ export interface OpenOptions {
 
 /**
  * Named (server-side prepared) statements for the directory's page statements (docs/decisions/0740): a
- * named statement is parsed once per connection and, once PostgreSQL finds its generic plan as good as the
- * custom ones, planned once too (a country page's statement took 2-7 ms to plan and 1-8 ms to run). The
+ * named statement is parsed once per connection (a country page's statement took 2-7 ms to plan and 1-8 ms
+ * to run); the list pages' are planned once too, on connections of their own (genericPlansOf). The
  * name is a hash of the text, so one name is always one text on every connection; at most
  * MAX_NAMED_STATEMENTS texts are named in a process (each connection keeps what it prepared until it
  * closes), the others run unnamed. PGlite ignores the name.
@@ -294,17 +294,17 @@ function mayDisarm(message: Uint8Array): boolean {
 }
 const MAY_DISARM = /listen|discard|reset|watch/i;
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+/**
+ * A pool whose connections have had `settings` applied before it hands them out. A refusal is only
+ * logged: the settings are speed, not correctness.
+ */
+function poolOf(url: string, max: number, settings: string) {
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    // No parallel workers for the app's statements (docs/decisions/0732): its reads are short walks of
-    // an index, and a Gather of workers made a deep directory page 10 times slower at 500,000 profiles
-    // (300 ms against 27 ms warm). Done before the pool hands the new connection out; a refusal is only
-    // logged (the setting is speed, not correctness).
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits the hook's promise; @types/pg says void
     onConnect: async (conn) => {
-      await conn.query('set max_parallel_workers_per_gather = 0').catch((err: Error) => {
+      await conn.query(settings).catch((err: Error) => {
         console.warn(`PostgreSQL session setting refused: ${err.message}`);
       });
     },
@@ -312,7 +312,31 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // An idle connection can be cut by the server (restart, failover, admin). node-postgres then emits
   // 'error' on the pool, which would crash the process without a listener; the pool reconnects anyway.
   pool.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
+  return pool;
+}
+
+/**
+ * The connections that run the directory lists' named page statements on their generic plans
+ * (docs/decisions/0745), per database; a database without them (PGlite, a transaction, named statements
+ * off) runs them itself.
+ */
+const genericPlans = new WeakMap<Db, Db>();
+export const genericPlansOf = (db: Db | Tx): Db | Tx => genericPlans.get(db as Db) ?? db;
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  // No parallel workers for the app's statements (docs/decisions/0732): its reads are short walks of
+  // an index, and a Gather of workers made a deep directory page 10 times slower at 500,000 profiles
+  // (300 ms against 27 ms warm).
+  const noWorkers = 'set max_parallel_workers_per_gather = 0';
+  // A third of the connections (decision 0745) plan the list pages' named statements once, generically:
+  // plan_cache_mode is per session and would reach every unnamed statement of the app too, so these
+  // connections run nothing else. PostgreSQL never picks those generic plans by itself (their LIMIT and
+  // OFFSET are parameters, so it costs them above the custom ones) and planned each page again (1-5 ms).
+  const listMax = preparedStatements.on && max >= 3 ? Math.floor(max / 3) : 0;
+  const pool = poolOf(url, max - listMax, noWorkers);
+  const lists = listMax ? poolOf(url, listMax, `${noWorkers}; set plan_cache_mode = force_generic_plan`) : undefined;
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  if (lists) genericPlans.set(db, drizzlePg(lists, { schema }) as unknown as Db);
   // Several instances (or test workers) may start at once: one migrates, the others wait.
   const client = await pool.connect();
   try {
@@ -323,7 +347,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     await migratePg(drizzlePg(client, { schema }) as never, { migrationsFolder });
   } catch (err) {
     client.release();
-    await pool.end();
+    await Promise.all([pool.end(), lists?.end()]);
     throw err;
   }
   await client.query('select pg_advisory_unlock(727001)');
@@ -332,7 +356,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     db,
     kind: 'postgres',
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), lists?.end()]);
     },
   };
 }

@@ -7,7 +7,7 @@ import { and, asc, eq, gt, inArray, isNull, like, ne, or, sql, type SQL } from '
 import { alias, PgDialect, type PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
-import { queryRows, statementName, type Db, type Tx } from '../../db/client';
+import { genericPlansOf, queryRows, statementName, type Db, type Tx } from '../../db/client';
 import { accounts, cities, countries, directoryCounts, listings, media, profiles } from '../../db/schema';
 import { atOrBelowOnFirstKey, rankedAbove, rankingOrderBy } from '#shared/ranking.ts';
 import { rankingOrder } from '../listings/listings.service';
@@ -267,7 +267,9 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
       order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`
     : sql`select * from (${countryRows(scope, offset + limit)}) u
       order by ${rankingOrder('u')} limit ${limit} offset ${offset}`;
-  return pageOf(db, rows);
+  // Planned once per connection, generically (decision 0745): the plan of every list page shape is a walk
+  // of its rank index whatever the country, city, category or page (filter-indexes.test).
+  return pageOf(genericPlansOf(db) as Db, rows);
 }
 
 /**
