@@ -83,6 +83,15 @@ export function statementName(text: string): string | undefined {
   return name;
 }
 
+/**
+ * Forgets which texts were named (the cap's count): the server's tests share a worker's modules
+ * (vitest.config.ts, isolate: false), so one file's pages would count against the next file's cap. A name
+ * is always the same text, so a name given again is never another statement's.
+ */
+export function forgetStatementNames() {
+  preparedStatements.names.clear();
+}
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.preparedStatements !== undefined) preparedStatements.on = opts.preparedStatements;
   if (opts.url) return openPostgres(opts.url, opts.poolSize ?? 10);
@@ -298,10 +307,11 @@ const MAY_DISARM = /listen|discard|reset|watch/i;
  * A pool whose connections have had `settings` applied before it hands them out. A refusal is only
  * logged: the settings are speed, not correctness.
  */
-function poolOf(url: string, max: number, settings: string) {
+function poolOf(url: string, max: number, settings: string, idleTimeoutMillis = 10_000) {
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    idleTimeoutMillis,
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits the hook's promise; @types/pg says void
     onConnect: async (conn) => {
       await conn.query(settings).catch((err: Error) => {
@@ -334,7 +344,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // OFFSET are parameters, so it costs them above the custom ones) and planned each page again (1-5 ms).
   const listMax = preparedStatements.on && max >= 3 ? Math.floor(max / 3) : 0;
   const pool = poolOf(url, max - listMax, noWorkers);
-  const lists = listMax ? poolOf(url, listMax, `${noWorkers}; set plan_cache_mode = force_generic_plan`) : undefined;
+  // Kept 5 minutes when idle (not pg-pool's 10 s): the plans are what the connection is for.
+  const lists = listMax
+    ? poolOf(url, listMax, `${noWorkers}; set plan_cache_mode = force_generic_plan`, 300_000)
+    : undefined;
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   if (lists) genericPlans.set(db, drizzlePg(lists, { schema }) as unknown as Db);
   // Several instances (or test workers) may start at once: one migrates, the others wait.

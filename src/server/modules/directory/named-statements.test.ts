@@ -3,7 +3,7 @@
 // MAX_NAMED_STATEMENTS texts, one name per text, and none when DATABASE_PREPARED_STATEMENTS is off.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NAMED_STATEMENTS, queryRows, statementName } from '../../db/client';
+import { forgetStatementNames, MAX_NAMED_STATEMENTS, queryRows, statementName } from '../../db/client';
 import { createAdvertiser, seedGeo } from '../../test/factories';
 import { backend, createTestApp, type TestApp } from '../../test/helpers';
 import * as repo from './directory.repo';
@@ -11,6 +11,8 @@ import * as repo from './directory.repo';
 let t: TestApp;
 
 beforeAll(async () => {
+  // Pages named by other files of this worker count against the cap, and unnamed pages prepare nothing.
+  forgetStatementNames();
   t = await createTestApp();
   await seedGeo(t.ctx);
   for (let i = 0; i < 5; i++)
@@ -68,5 +70,8 @@ describe('named page statements', () => {
     expect(names.at(-1)).toBeUndefined();
     // A text named before the cap was reached keeps its name.
     expect(statementName('select 1 as named_a')).toMatch(/^d_/);
+    // The next files of this worker name their pages again.
+    forgetStatementNames();
+    expect(statementName('select 1 as cap_after')).toMatch(/^d_/);
   });
 });
