@@ -5,7 +5,7 @@
 // word for it (docs/decisions/0915).
 import { and, asc, eq, gt, inArray, isNull, like, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias, PgDialect, type PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
-import type { Category } from '#shared/constants.ts';
+import { CATEGORIES, type Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import { genericPlansOf, queryRows, statementName, type Db, type Tx } from '../../db/client';
 import { accounts, cities, countries, directoryCounts, listings, media, profiles } from '../../db/schema';
@@ -173,9 +173,14 @@ export function filterCondition(f: ListFilters | undefined, now: Date, on: Filte
 /** The profile `p` passes the filter (search and nearby, which read her row anyway). */
 const profilePasses = (f: ListFilters | undefined, now: Date) => filterCondition(f, now, PROFILE_FACTS);
 
-/** The entry `e` is in the category's lists (every entry is in 'escorts'). */
+/**
+ * The entry `e` is in the category's lists (every entry is in 'escorts'). The category is a literal of
+ * the statement's text (one of CATEGORIES, never the caller's text): the rare ones' lists then read
+ * their own partial indexes, whose predicate it implies (decision 0747, migration 0025).
+ */
 const entryInCategory = (category: Category) =>
-  category === 'escorts' ? undefined : sql`${category}::text = any(e.cats)`;
+  category === 'escorts' ? undefined : sql.raw(`'${CATEGORY_LITERAL[category]}'::text = any(e.cats)`);
+const CATEGORY_LITERAL = Object.fromEntries(CATEGORIES.map((c) => [c, c])) as Record<Category, Category>;
 
 /** The ranking rule's ORDER BY over the entries `e` (the listing's id is their `listing_id`). */
 const ENTRY_RANKING = sql.raw(rankingOrderBy('e', { id: 'listing_id' }));

@@ -2,8 +2,10 @@
 // filtered "with video" or "available now" walks only the entries that can match, in rank order. Each
 // list's statement is planned with sequential and bitmap scans ruled out (as on a big database, where
 // they cost more than a walk), and must name the filter's index; an unfiltered list keeps the rank index.
+// Likewise the rare categories' lists and their own indexes (decision 0747).
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import { queryRows, type Db } from '../../db/client';
 import { LONDON, seedGeo } from '../../test/factories';
@@ -19,14 +21,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The plan of the statement countFilteredListings runs for this list. */
-async function planOf(filters: ListFilters | undefined, cityId?: number) {
+async function planOf(filters: ListFilters | undefined, cityId?: number, category: Category = 'escorts') {
   let statement: SQL | undefined;
   const capture = { execute: async (q: SQL) => ((statement = q), { rows: [{ n: 0 }] }) } as unknown as Db;
-  await countFilteredListings(
-    capture,
-    { countryCode: 'GB', cityId, category: 'escorts', now: new Date(), filters },
-    120,
-  );
+  await countFilteredListings(capture, { countryCode: 'GB', cityId, category, now: new Date(), filters }, 120);
   return t.ctx.db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
     await tx.execute(sql`set local enable_bitmapscan = off`);
@@ -45,5 +43,17 @@ describe('rare filters and their indexes', () => {
     [undefined, LONDON.id, 'directory_entries_city_rank'],
   ])('%j in city %s walks %s', async (filters, cityId, index) => {
     expect(await planOf(filters, cityId)).toMatch(new RegExp(`Index Only Scan using ${index}\\b`));
+  });
+
+  // Rare categories (decision 0747, migration 0025): a men's, trans or dominatrix list reads its own index.
+  it.each<[Category, number | undefined, ListFilters | undefined, string]>([
+    ['dom', undefined, undefined, 'directory_entries_country_dom'],
+    ['trans', undefined, { services: ['massage'] }, 'directory_entries_country_trans'],
+    ['male', LONDON.id, undefined, 'directory_entries_city_male'],
+    ['dom', LONDON.id, undefined, 'directory_entries_city_dom'],
+    ['female', undefined, undefined, 'directory_entries_country_rank'],
+    ['female', LONDON.id, undefined, 'directory_entries_city_rank'],
+  ])('the %s list of city %s (filters %j) walks %s', async (category, cityId, filters, index) => {
+    expect(await planOf(filters, cityId, category)).toMatch(new RegExp(`Index Only Scan using ${index}\\b`));
   });
 });

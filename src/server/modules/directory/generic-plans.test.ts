@@ -5,6 +5,7 @@
 // connections and runs the pages itself.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import { forgetStatementNames, genericPlansOf, queryRows, type Db } from '../../db/client';
 import { createAdvertiser, LONDON, seedGeo } from '../../test/factories';
@@ -45,9 +46,9 @@ const preparedOn = (db: Db) =>
       from pg_prepared_statements where name like 'd\\_%'`,
   );
 
-const scope = (o: { cityId?: number; filters?: ListFilters } = {}) => ({
+const scope = (o: { cityId?: number; filters?: ListFilters; category?: Category } = {}) => ({
   countryCode: 'GB',
-  category: 'escorts' as const,
+  category: 'escorts' as Category,
   now: new Date(),
   ...o,
 });
@@ -81,21 +82,25 @@ describe('generic plans of the list pages', () => {
     },
   );
 
-  it.runIf(backend === 'postgres').each<[string, { cityId?: number; filters?: ListFilters }, string]>([
-    ['a country page', {}, 'directory_entries_country_rank'],
-    [
-      'a filtered country page',
-      { filters: { services: ['massage'], age_min: 25, age_max: 40 } },
-      'directory_entries_country_rank',
-    ],
-    ['a country page with video', { filters: { video: true } }, 'directory_entries_country_video'],
-    ['a city page', { cityId: LONDON.id }, 'directory_entries_city_rank'],
-    [
-      'a city page available now',
-      { cityId: LONDON.id, filters: { available: true } },
-      'directory_entries_city_available',
-    ],
-  ])('%s: its generic plan walks %s', async (_, o, index) => {
+  it
+    .runIf(backend === 'postgres')
+    .each<[string, { cityId?: number; filters?: ListFilters; category?: Category }, string]>([
+      ['a country page', {}, 'directory_entries_country_rank'],
+      [
+        'a filtered country page',
+        { filters: { services: ['massage'], age_min: 25, age_max: 40 } },
+        'directory_entries_country_rank',
+      ],
+      ['a country page with video', { filters: { video: true } }, 'directory_entries_country_video'],
+      ['a city page', { cityId: LONDON.id }, 'directory_entries_city_rank'],
+      [
+        'a city page available now',
+        { cityId: LONDON.id, filters: { available: true } },
+        'directory_entries_city_available',
+      ],
+      ["a country's dominatrix page", { category: 'dom' }, 'directory_entries_country_dom'],
+      ["a city's men's page", { cityId: LONDON.id, category: 'male' }, 'directory_entries_city_male'],
+    ])('%s: its generic plan walks %s', async (_, o, index) => {
     const lists = genericPlansOf(t.ctx.db) as Db;
     // Again just before the page: the pool may have replaced an idle connection since (settings and
     // plans are a connection's).
