@@ -331,7 +331,7 @@ function poolOf(url: string, max: number, settings: string, idleTimeoutMillis = 
  * off) runs them itself.
  */
 const genericPlans = new WeakMap<Db, Db>();
-export const genericPlansOf = (db: Db | Tx): Db | Tx => genericPlans.get(db as Db) ?? db;
+export const genericPlansOf = (db: Db): Db => genericPlans.get(db) ?? db;
 
 async function openPostgres(url: string, max: number): Promise<Database> {
   // No parallel workers for the app's statements (docs/decisions/0732): its reads are short walks of

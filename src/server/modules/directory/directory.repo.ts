@@ -276,7 +276,7 @@ export async function findListings(db: Db, scope: ListingScope, limit: number, o
       order by ${rankingOrder('u')} limit ${limit} offset ${offset}`;
   // Planned once per connection, generically (decision 0745): the plan of every list page shape is a walk
   // of its index whatever the country, city or page (generic-plans.test).
-  return pageOf(genericPlansOf(db) as Db, rows);
+  return pageOf(genericPlansOf(db), rows);
 }
 
 /**

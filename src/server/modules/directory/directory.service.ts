@@ -326,13 +326,14 @@ export async function search(
   const fkey = filters ? `|${filterKey(filters.filters)}|${filters.now.toISOString().slice(0, 10)}` : '';
   // Rare words: the matching profiles first, then their order (decisions 0736, 0743); the estimate is
   // cached like the flags.
-  const estimate = await cachesOf(ctx).estimates.get(`${v}|few|${JSON.stringify(groups)}`, () =>
+  const words = JSON.stringify(groups);
+  const estimate = await cachesOf(ctx).estimates.get(`${v}|estimate|${words}`, () =>
     repo.estimateSearch(ctx.db, groups),
   );
   const few = searchReadsMatches(estimate, offset + PAGE_SIZE + 1, !!filters);
   const [rows, total] = await Promise.all([
     repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset, filters, few),
-    cachesOf(ctx).counts.get(`${v}|search|${JSON.stringify(groups)}${fkey}`, () =>
+    cachesOf(ctx).counts.get(`${v}|search|${words}${fkey}`, () =>
       repo.countByWords(
         ctx.db,
         groups,

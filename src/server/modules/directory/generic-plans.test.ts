@@ -25,7 +25,7 @@ beforeAll(async () => {
   // Plans made as on a big database, where reading the whole table costs more than a walk (the plan is
   // made, and kept, at a statement's first run on the connection).
   if (backend === 'postgres') {
-    const lists = genericPlansOf(t.ctx.db) as Db;
+    const lists = genericPlansOf(t.ctx.db);
     await lists.execute(sql`set enable_seqscan = off`);
     await lists.execute(sql`set enable_bitmapscan = off`);
   }
@@ -61,7 +61,7 @@ describe('generic plans of the list pages', () => {
   it.runIf(backend === 'postgres')(
     'list pages run on their own connections with generic plans; search pages do not',
     async () => {
-      const lists = genericPlansOf(t.ctx.db) as Db;
+      const lists = genericPlansOf(t.ctx.db);
       expect(lists).not.toBe(t.ctx.db);
       const [mode] = await queryRows<{ m: string }>(lists, sql`select current_setting('plan_cache_mode') as m`);
       expect(mode.m).toBe('force_generic_plan');
@@ -101,7 +101,7 @@ describe('generic plans of the list pages', () => {
       ["a country's dominatrix page", { category: 'dom' }, 'directory_entries_country_dom'],
       ["a city's men's page", { cityId: LONDON.id, category: 'male' }, 'directory_entries_city_male'],
     ])('%s: its generic plan walks %s', async (_, o, index) => {
-    const lists = genericPlansOf(t.ctx.db) as Db;
+    const lists = genericPlansOf(t.ctx.db);
     // Again just before the page: the pool may have replaced an idle connection since (settings and
     // plans are a connection's).
     await lists.execute(sql`set enable_seqscan = off`);
