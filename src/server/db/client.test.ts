@@ -55,16 +55,18 @@ describe.runIf(backend === 'pglite')('embedded PGlite lock after a crash', () =>
 });
 
 describe.runIf(backend === 'postgres')('PostgreSQL sessions of the app', () => {
-  it('run without parallel workers, on every connection of the pool (decision 0732)', async () => {
+  it('run without parallel workers or JIT, on every connection of the pool (decisions 0732, 0749)', async () => {
     const database = await openTestDatabase('sessions');
     try {
       // Several at once: each statement may take its own connection of the pool.
       const rows = await Promise.all(
         Array.from({ length: 4 }, () =>
-          database.db.execute(sql`select current_setting('max_parallel_workers_per_gather') as n, pg_sleep(0.05)`),
+          database.db.execute(
+            sql`select current_setting('max_parallel_workers_per_gather') as n, current_setting('jit') as jit, pg_sleep(0.05)`,
+          ),
         ),
       );
-      for (const r of rows) expect(rowsOf<{ n: string }>(r)[0].n).toBe('0');
+      for (const r of rows) expect(rowsOf<{ n: string; jit: string }>(r)[0]).toMatchObject({ n: '0', jit: 'off' });
     } finally {
       await database.close();
     }

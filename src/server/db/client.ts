@@ -337,7 +337,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // No parallel workers for the app's statements (docs/decisions/0732): its reads are short walks of
   // an index, and a Gather of workers made a deep directory page 10 times slower at 500,000 profiles
   // (300 ms against 27 ms warm).
-  const noWorkers = 'set max_parallel_workers_per_gather = 0';
+  // No JIT compilation either (docs/decisions/0749): it fires on a plan's estimated cost, and a search
+  // whose per-match tests the planner costs high (decision 0748) spent 200 ms compiling a 4 ms statement.
+  const noWorkers = 'set max_parallel_workers_per_gather = 0; set jit = off';
   // A third of the connections (decision 0745) plan the list pages' named statements once, generically:
   // plan_cache_mode is per session and would reach every unnamed statement of the app too, so these
   // connections run nothing else. PostgreSQL never picks those generic plans by itself (their LIMIT and

@@ -285,6 +285,35 @@ export const searchWordsDelta = pgTable('search_words_delta', {
   delta: integer('delta').notNull(),
 });
 
+/**
+ * Search's postings (decision 0748): one row per word of a listed profile's home entry (search_words_of:
+ * each word once, three characters or more) with her rank keys, kept by triggers on directory_entries
+ * (migration 0026). A search reads the entries whose text holds a word from here, index-only, in
+ * place of rechecking each matching entry's text in directory_entries' wide heap.
+ */
+export const searchPostings = pgTable(
+  'search_postings',
+  {
+    word: text('word').notNull(),
+    bumpedAt: ts('bumped_at').notNull(),
+    listingId: integer('listing_id').notNull(),
+  },
+  (t) => [uniqueIndex('search_postings_key').on(t.word, t.bumpedAt.desc(), t.listingId)],
+);
+
+/**
+ * Every word search_postings has held (decision 0748), found by its trigrams: the words a search's word is
+ * part of. Written by the postings' triggers as a new word arrives (an existing one writes nothing, so
+ * no writer waits on another's word); a fold that changed search_words prunes the words no posting holds.
+ */
+export const searchVocabulary = pgTable(
+  'search_vocabulary',
+  {
+    word: text('word').primaryKey(),
+  },
+  (t) => [index('search_vocabulary_trgm').using('gin', sql`${t.word} gin_trgm_ops`)],
+);
+
 export const listings = pgTable(
   'listings',
   {

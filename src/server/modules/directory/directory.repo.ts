@@ -638,26 +638,75 @@ export async function searchByWords(
   filters?: { filters: ListFilters; now: Date },
   few = false,
 ) {
-  const cond = searchEntries(groups, filters);
-  const rows = few
-    ? sql`${hitsOf(cond)} select hits.listing_id as id, hits.bumped_at from hits
-      order by ${HITS_RANKING} limit ${limit} offset ${offset}`
-    : sql`select e.listing_id as id, e.bumped_at from directory_entries e where ${cond}
-      order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`;
-  return pageOf(db, rows);
+  return pageOf(db, searchRows(groups, limit, offset, filters, few));
 }
+
+/** The ids and rank keys of a search page (searchByWords), as one statement. */
+export const searchRows = (
+  groups: string[][],
+  limit: number,
+  offset: number,
+  filters: { filters: ListFilters; now: Date } | undefined,
+  few: boolean,
+) =>
+  few
+    ? sql`${hitsOf(groups, filters)} select hits.listing_id as id, hits.bumped_at from hits
+      order by ${HITS_RANKING} limit ${limit} offset ${offset}`
+    : sql`select e.listing_id as id, e.bumped_at from directory_entries e where ${searchEntries(groups, filters)}
+      order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`;
 const HITS_RANKING = sql.raw(rankingOrderBy('hits', { id: 'listing_id' }));
 
-/** The matching entries read first, with their ranking keys, as `hits` (decision 0743). */
-const hitsOf = (cond: SQL) =>
-  sql`with hits as materialized (select e.listing_id, e.bumped_at from directory_entries e where ${cond})`;
+/**
+ * The matching entries read first, with their ranking keys, as `hits` (decision 0743). From the postings
+ * (decision 0748) when every word has three characters or more (the postings' words do): a word is in an
+ * entry's text exactly when it is part of one of the text's words, so the entries of a group are the
+ * postings of the known words (search_words, and the changes not yet folded into it) that contain one of
+ * its words; each further group and the filters are tested on those. Otherwise from the text index.
+ */
+const hitsOf = (groups: string[][], filters?: { filters: ListFilters; now: Date }) => {
+  if (!searchesPostings(groups))
+    return sql`with hits as materialized (select e.listing_id, e.bumped_at from directory_entries e where ${searchEntries(groups, filters)})`;
+  // The first group's postings are the candidates (the caller puts the rarest first); each of them is
+  // tested on its own against the other groups' postings and her entry's facts, by their keys. (`offset
+  // 0` keeps each test a lookup per candidate: as a join the planner may read every posting of a common
+  // word, or every entry that passes the filters, to match a few hundred candidates.)
+  const [first, ...rest] = groups;
+  const also = rest.map(
+    (words) => sql`exists (select 1 from search_postings q where q.word = any(${knownWords(words)})
+      and q.bumped_at = p.bumped_at and q.listing_id = p.listing_id offset 0)`,
+  );
+  const filter = filters && filterCondition(filters.filters, filters.now);
+  if (filter)
+    also.push(sql`exists (select 1 from directory_entries e where e.listing_id = p.listing_id and e.kind = 'home'
+      and ${filter} offset 0)`);
+  return sql`with hits as materialized (select p.listing_id, p.bumped_at from search_postings p
+    where ${and_([sql`p.word = any(${knownWords(first)})`, ...also])} group by p.listing_id, p.bumped_at)`;
+};
+
+/** Whether hitsOf reads these groups from the postings: every word has three characters or more. */
+export const searchesPostings = (groups: string[][]) => groups.every((words) => words.every((w) => w.length >= 3));
+
+/** The postings' words that contain one of these, as an array (search_vocabulary, by trigrams). */
+const knownWords = (words: string[]) =>
+  sql`array(select v.word from search_vocabulary v where ${or(
+    ...words.map((w) => sql`v.word like ${likePattern(w)}`),
+  )})`;
 
 /** What picks a search's plan: at most how many entries match (estimateSearch), of how many. */
 export interface SearchEstimate {
   matches: number;
   /** The home entries (one per listed profile), as the planner's statistics have them. */
   entries: number;
+  /** Each group's bound, in the groups' order (matches is the least). */
+  groups: number[];
 }
+
+/** The groups, the one with the fewest matches first (hitsOf reads the first one's postings). */
+export const rarestFirst = (groups: string[][], estimate: SearchEstimate) =>
+  groups
+    .map((words, i) => ({ words, n: estimate.groups[i] ?? 0 }))
+    .sort((a, b) => a.n - b.n)
+    .map((g) => g.words);
 
 /**
  * At most how many listed profiles match these word groups, from the word list behind typo tolerance
@@ -673,12 +722,13 @@ export async function estimateSearch(db: Db, groups: string[][]): Promise<Search
         ...words.map((w) => sql`s.word like ${likePattern(w)}`),
       )})`,
   );
-  const [row] = await queryRows<{ n: number; entries: number }>(
+  const [row] = await queryRows<{ groups: number[]; entries: number }>(
     db,
-    sql`select least(${sql.join(perGroup, sql`, `)})::int as n,
+    sql`select array[${sql.join(perGroup, sql`, `)}]::int[] as groups,
       (select greatest(c.reltuples, 0)::bigint from pg_class c where c.oid = 'directory_entries_home_rank'::regclass) as entries`,
   );
-  return { matches: Number(row.n), entries: Number(row.entries) };
+  const perGroupCount = row.groups.map(Number);
+  return { matches: Math.min(...perGroupCount), entries: Number(row.entries), groups: perGroupCount };
 }
 
 /**
@@ -692,13 +742,12 @@ export async function countByWords(
   filters?: { filters: ListFilters; now: Date },
   few = false,
 ) {
-  const cond = searchEntries(groups, filters);
   const [row] = await queryRows<{ n: number }>(
     db,
     few
-      ? sql`${hitsOf(cond)} select count(*)::int as n from (select 1 from hits limit ${cap}) r`
+      ? sql`${hitsOf(groups, filters)} select count(*)::int as n from (select 1 from hits limit ${cap}) r`
       : sql`select count(*)::int as n from (
-      select 1 from directory_entries e where ${cond} limit ${cap}) r`,
+      select 1 from directory_entries e where ${searchEntries(groups, filters)} limit ${cap}) r`,
   );
   return Number(row.n);
 }
@@ -737,6 +786,8 @@ export async function rebuildSearchWords(db: Db) {
 /** Periodic task: what profiles' text changes did to the word list, added in (0 when nothing changed). */
 export async function foldSearchWords(db: Db): Promise<number> {
   const [row] = await queryRows<{ n: number }>(db, sql`select search_words_fold() as n`);
+  // A word gone from search_words may have gone from the postings: the vocabulary follows (decision 0748).
+  if (Number(row.n) > 0) await db.execute(sql`select search_vocabulary_prune()`);
   return Number(row.n);
 }
 

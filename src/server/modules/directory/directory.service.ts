@@ -219,11 +219,19 @@ const SEARCH_FEW_MATCHES = 1000;
  * matches are read first when matches^2 <= rows * entries * k: k = 2 (a walked row costs about twice a
  * read match: each is a heap fetch in rank order against a bitmap read in the table's order), 8 with
  * filters (a filter keeps about a quarter of the matches). At 500,000 profiles, page 1: up to about 4,800
- * matches, 9,600 filtered; at 50,000 about 1,500 and 3,000.
+ * matches, 9,600 filtered; at 50,000 about 1,500 and 3,000. Read from the postings (decision 0748: every
+ * word three characters or more), a match is an index entry, not a heap block: k = 20 unfiltered (the
+ * walk's row ~6 us against ~0.5 us, measured at 50,000), and 8 still with filters (each match's facts are a
+ * heap fetch again): up to about 15,800 matches at 500,000 and 4,800 at 50,000.
  */
-export function searchReadsMatches(estimate: repo.SearchEstimate, rows: number, filtered: boolean): boolean {
+export function searchReadsMatches(
+  estimate: repo.SearchEstimate,
+  rows: number,
+  filtered: boolean,
+  postings = false,
+): boolean {
   if (estimate.matches <= SEARCH_FEW_MATCHES) return true;
-  return estimate.matches ** 2 <= rows * estimate.entries * (filtered ? 8 : 2);
+  return estimate.matches ** 2 <= rows * estimate.entries * (filtered ? 8 : postings ? 20 : 2);
 }
 
 /** At most this many coming visitors on a city page. */
@@ -330,16 +338,18 @@ export async function search(
   const estimate = await cachesOf(ctx).estimates.get(`${v}|estimate|${words}`, () =>
     repo.estimateSearch(ctx.db, groups),
   );
-  const few = searchReadsMatches(estimate, offset + PAGE_SIZE + 1, !!filters);
+  const postings = repo.searchesPostings(groups);
+  const few = searchReadsMatches(estimate, offset + PAGE_SIZE + 1, !!filters, postings);
+  const ordered = repo.rarestFirst(groups, estimate);
   const [rows, total] = await Promise.all([
-    repo.searchByWords(ctx.db, groups, PAGE_SIZE + 1, offset, filters, few),
+    repo.searchByWords(ctx.db, ordered, PAGE_SIZE + 1, offset, filters, few),
     cachesOf(ctx).counts.get(`${v}|search|${words}${fkey}`, () =>
       repo.countByWords(
         ctx.db,
-        groups,
+        ordered,
         COUNTED_TOTAL + 1,
         filters,
-        searchReadsMatches(estimate, COUNTED_TOTAL + 1, !!filters),
+        searchReadsMatches(estimate, COUNTED_TOTAL + 1, !!filters, postings),
       ),
     ),
   ]);

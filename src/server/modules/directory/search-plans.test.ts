@@ -41,6 +41,12 @@ describe('search plans', () => {
       [[['evenings']], { filters: { services: ['gfe'] }, now }],
       [[['planner']], undefined],
       [[['planner']], { filters: { services: ['massage'] }, now }],
+      // A group of several words (the typo pass's corrections), two groups and a filter, part of a word
+      // (the postings' vocabulary: "omba" is in "wombat"), and a two-letter word (the text index).
+      [[['wombat', 'loud']], undefined],
+      [[['evenings'], ['quiet']], { filters: { services: ['massage'] }, now }],
+      [[['omba']], undefined],
+      [[['ui']], undefined],
     ];
     for (const [groups, filters] of cases) {
       for (const [limit, offset] of [
@@ -77,10 +83,10 @@ describe('search plans', () => {
 
 describe('which plan a search takes (decision 0743)', () => {
   it('reads the matches first while that reads fewer rows than the walk would pass', () => {
-    const at500k = { entries: 460_000, matches: 2_400 };
-    const at50k = { entries: 46_000, matches: 2_400 };
+    const at500k = { entries: 460_000, matches: 2_400, groups: [2_400] };
+    const at50k = { entries: 46_000, matches: 2_400, groups: [2_400] };
     // Rare words: always (decision 0736's floor).
-    expect(searchReadsMatches({ entries: 46_000, matches: 1_000 }, 25, false)).toBe(true);
+    expect(searchReadsMatches({ entries: 46_000, matches: 1_000, groups: [1_000] }, 25, false)).toBe(true);
     // 2,400 matches of 460,000: the walk passes ~190 entries per row of page 1; reading 2,400 is cheaper.
     expect(searchReadsMatches(at500k, 25, false)).toBe(true);
     // Of 46,000 the walk passes ~19 per row: 480 rows for page 1, fewer than 2,400 matches.
@@ -90,9 +96,28 @@ describe('which plan a search takes (decision 0743)', () => {
     // Deeper pages make the walk longer.
     expect(searchReadsMatches(at50k, 5 * 24 + 1, false)).toBe(true);
     // A common word stays a walk, even filtered.
-    expect(searchReadsMatches({ entries: 460_000, matches: 200_000 }, 25, true)).toBe(false);
+    expect(searchReadsMatches({ entries: 460_000, matches: 200_000, groups: [200_000] }, 25, true)).toBe(false);
     // No statistics yet (entries 0): only the floor.
-    expect(searchReadsMatches({ entries: 0, matches: 1_001 }, 25, true)).toBe(false);
+    expect(searchReadsMatches({ entries: 0, matches: 1_001, groups: [1_001] }, 25, true)).toBe(false);
+  });
+
+  it('reads far more matches first from the postings (decision 0748), filtered as before', () => {
+    const at50k = { entries: 46_000, matches: 4_000, groups: [4_000] };
+    // 4,000 of 46,000 from the text index: the walk (~290 entries for page 1) is cheaper; from the
+    // postings, 4,000 index entries are.
+    expect(searchReadsMatches(at50k, 25, false, false)).toBe(false);
+    expect(searchReadsMatches(at50k, 25, false, true)).toBe(true);
+    // Past about 15,800 of 460,000 the walk is cheaper again; with filters the rule is the text index's.
+    expect(searchReadsMatches({ entries: 460_000, matches: 15_000, groups: [15_000] }, 25, false, true)).toBe(true);
+    expect(searchReadsMatches({ entries: 460_000, matches: 17_000, groups: [17_000] }, 25, false, true)).toBe(false);
+    expect(searchReadsMatches({ entries: 46_000, matches: 4_000, groups: [4_000] }, 25, true, true)).toBe(
+      searchReadsMatches({ entries: 46_000, matches: 4_000, groups: [4_000] }, 25, true, false),
+    );
+  });
+
+  it('puts the group with the fewest matches first', () => {
+    const estimate = { entries: 100, matches: 3, groups: [40, 3, 12] };
+    expect(repo.rarestFirst([['common'], ['rare'], ['middle']], estimate)).toEqual([['rare'], ['middle'], ['common']]);
   });
 
   it('knows how many home entries there are once the table has statistics', async () => {

@@ -1,0 +1,112 @@
+// Search's postings (decision 0748, migration 0026): kept by directory_entries' triggers, they hold
+// exactly each listed profile's home entry's words with her rank keys, through every kind of change; a
+// word is found the moment her change commits (no fold needed); an unfiltered rare search reads no row of
+// directory_entries. On PGlite and PostgreSQL.
+import { eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listings, profiles } from '../../db/schema';
+import { queryRows } from '../../db/client';
+import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/helpers';
+import * as repo from './directory.repo';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedGeo(t.ctx);
+});
+
+/** Postings that differ from what the entries say now (both ways): none when they are kept right. */
+async function drift() {
+  return queryRows<{ word: string; listing_id: number }>(
+    t.ctx.db,
+    sql`(select w as word, e.bumped_at, e.listing_id from directory_entries e, search_words_of(e.search_text) w
+        where e.kind = 'home'
+      except select word, bumped_at, listing_id from search_postings)
+      union all
+      (select word, bumped_at, listing_id from search_postings
+      except select w, e.bumped_at, e.listing_id from directory_entries e, search_words_of(e.search_text) w
+        where e.kind = 'home')`,
+  );
+}
+
+const search = (groups: string[][]) =>
+  repo.searchByWords(t.ctx.db, groups, 25, 0, undefined, true).then((rows) => rows.map((r) => r.listing_id));
+
+describe('search postings', () => {
+  it('hold each home entry words through new ads, edits, bumps, unlisting and deletion', async () => {
+    const made = [];
+    for (let i = 0; i < 6; i++)
+      made.push(
+        await createAdvertiser(t.ctx, {
+          screenName: `Postings ${i}`,
+          heading: i % 2 ? 'Velvet harbour evenings' : 'Amber lantern nights',
+          city: i % 2 ? LONDON : MANCHESTER,
+        }),
+      );
+    expect(await drift()).toEqual([]);
+    const words = await queryRows<{ n: number }>(
+      t.ctx.db,
+      sql`select count(*)::int as n from search_postings where word = 'velvet'`,
+    );
+    expect(words[0].n).toBe(3);
+
+    const [a, b, c, d] = made.map((m) => m.account.id);
+    // An edit of her text, a bump (rank keys), unlisting, and an account's deletion.
+    await t.ctx.db
+      .update(profiles)
+      .set({ searchText: 'postings 0 copper harbour mornings' })
+      .where(eq(profiles.userId, a));
+    await t.ctx.db
+      .update(listings)
+      .set({ bumpedAt: new Date(Date.now() + 60_000) })
+      .where(eq(listings.profileId, b));
+    await t.ctx.db.update(profiles).set({ listed: false }).where(eq(profiles.userId, c));
+    await t.ctx.db.execute(sql`delete from accounts where id = ${d}`);
+    expect(await drift()).toEqual([]);
+    expect(await search([['velvet']])).toHaveLength(2);
+  });
+
+  it('finds a word the moment it is saved, before any fold of search_words', async () => {
+    const { account } = await createAdvertiser(t.ctx, { screenName: 'Zephyrine Quillon', city: LONDON });
+    const [entry] = await queryRows<{ listing_id: number }>(
+      t.ctx.db,
+      sql`select listing_id from directory_entries where profile_id = ${account.id} and kind = 'home'`,
+    );
+    const unfolded = await queryRows(t.ctx.db, sql`select 1 from search_words where word = 'quillon'`);
+    expect(unfolded).toHaveLength(0);
+    expect(await search([['quillon']])).toEqual([entry.listing_id]);
+    // Part of a word, and the count as the page reads it.
+    expect(await search([['ephyri']])).toEqual([entry.listing_id]);
+    expect(await repo.countByWords(t.ctx.db, [['ephyri']], 10, undefined, true)).toBe(1);
+  });
+
+  it('keeps the vocabulary to the words postings hold once a fold changed the word list', async () => {
+    const { account } = await createAdvertiser(t.ctx, { heading: 'Xylophonist wanderer', city: LONDON });
+    const has = async (w: string) =>
+      (await queryRows(t.ctx.db, sql`select 1 from search_vocabulary where word = ${w}`)).length > 0;
+    expect(await has('xylophonist')).toBe(true);
+    await t.ctx.db.update(profiles).set({ searchText: 'plain wanderer' }).where(eq(profiles.userId, account.id));
+    expect(await drift()).toEqual([]);
+    await repo.foldSearchWords(t.ctx.db);
+    expect(await has('xylophonist')).toBe(false);
+    expect(await has('wanderer')).toBe(true);
+    expect(await search([['xylophonist']])).toEqual([]);
+  });
+
+  it('reads no row of directory_entries for an unfiltered search, and her facts with filters', async () => {
+    await t.ctx.db.execute(sql`analyze search_postings`);
+    const plan = async (filters?: { filters: { verified: true }; now: Date }) =>
+      JSON.stringify(
+        await queryRows(
+          t.ctx.db,
+          sql`explain (format json) ${repo.searchRows([['harbour'], ['evenings']], 25, 0, filters, true)}`,
+        ),
+      );
+    const unfiltered = await plan();
+    expect(unfiltered).toContain('search_postings');
+    expect(unfiltered).not.toContain('directory_entries');
+    expect(await plan({ filters: { verified: true }, now: t.ctx.now() })).toContain('directory_entries');
+  });
+});
