@@ -81,10 +81,12 @@ export async function moveDatabase(from: Db, to: Db, log: (m: string) => void = 
       let copied = 0;
       for (;;) {
         // Rows travel as JSON, which every column type reads back from (timestamps, jsonb, arrays, bytea).
+        // In the rows' physical order (ctid: unique and stable while nothing writes), so no batch repeats or
+        // skips a row: a first column may repeat (search_postings' word, decision 0748).
         const [batch] = await queryRows<{ rows: string | null }>(
           from,
           sql.raw(
-            `select json_agg(t)::text as rows from (select ${list} from ${ident(table)} order by 1 limit ${BATCH} offset ${copied}) t`,
+            `select json_agg(t)::text as rows from (select ${list} from ${ident(table)} order by ctid limit ${BATCH} offset ${copied}) t`,
           ),
         );
         if (!batch.rows) break;

@@ -5,6 +5,9 @@
 -- more) with her rank keys, in (word, rank) order: the entries whose text holds a word are one range of
 -- this index, read index-only (15 blocks, under a millisecond for "madrid"). The vocabulary is every word
 -- the postings hold, by trigrams: the words a search's word is part of.
+-- No entry changes while the postings are filled and their triggers made (another instance may be
+-- serving): a write between the two would never reach them.
+LOCK TABLE directory_entries IN SHARE MODE;--> statement-breakpoint
 CREATE TABLE "search_postings" (
 	"word" text NOT NULL,
 	"bumped_at" timestamp with time zone NOT NULL,
@@ -28,13 +31,25 @@ CREATE INDEX "directory_entries_home_facts" ON "directory_entries" USING btree (
 -- and go with it; a change of its kind, rank keys or text replaces them (other facts write nothing here).
 -- A word new to the vocabulary is added in word order (two writers of the same new words wait, never
 -- deadlock); a known one writes nothing.
+CREATE FUNCTION search_vocabulary_add(words text[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  -- Only a statement that added postings touches the vocabulary (so search_vocabulary_prune waits for
+  -- those writers alone), after its postings (so prune, once it has its lock, sees them).
+  IF words IS NOT NULL THEN
+    INSERT INTO search_vocabulary (word) SELECT unnest(words) ON CONFLICT (word) DO NOTHING;
+  END IF;
+END;
+$$;--> statement-breakpoint
 CREATE FUNCTION search_postings_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  words text[];
 BEGIN
   WITH added AS (
     INSERT INTO search_postings (word, bumped_at, listing_id)
     SELECT w, e.bumped_at, e.listing_id FROM new_rows e, search_words_of(e.search_text) AS w WHERE e.kind = 'home'
     RETURNING word)
-  INSERT INTO search_vocabulary (word) SELECT DISTINCT word FROM added ORDER BY 1 ON CONFLICT (word) DO NOTHING;
+  SELECT array_agg(DISTINCT word ORDER BY word) INTO words FROM added;
+  PERFORM search_vocabulary_add(words);
   RETURN NULL;
 END;
 $$;--> statement-breakpoint
@@ -46,6 +61,8 @@ BEGIN
 END;
 $$;--> statement-breakpoint
 CREATE FUNCTION search_postings_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  words text[];
 BEGIN
   DELETE FROM search_postings p USING old_rows o LEFT JOIN new_rows n ON n.listing_id = o.listing_id,
     search_words_of(o.search_text) AS w
@@ -59,7 +76,8 @@ BEGIN
     WHERE n.kind = 'home' AND (o.listing_id IS NULL
         OR (n.kind, n.bumped_at, n.search_text) IS DISTINCT FROM (o.kind, o.bumped_at, o.search_text))
     RETURNING word)
-  INSERT INTO search_vocabulary (word) SELECT DISTINCT word FROM added ORDER BY 1 ON CONFLICT (word) DO NOTHING;
+  SELECT array_agg(DISTINCT word ORDER BY word) INTO words FROM added;
+  PERFORM search_vocabulary_add(words);
   RETURN NULL;
 END;
 $$;--> statement-breakpoint
@@ -71,12 +89,19 @@ END;
 $$;--> statement-breakpoint
 -- The words no posting holds any more go (after a fold that changed search_words). Under a lock no
 -- writer of postings shares: each writer has added its words before its postings can be seen, so a word
--- found without postings here has none, committed or coming.
+-- found without postings here has none, committed or coming. Writers queue behind the lock while it
+-- waits, so it waits briefly: a busy moment skips the prune (-1) until the next fold.
 CREATE FUNCTION search_vocabulary_prune() RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   n integer;
 BEGIN
-  LOCK TABLE search_vocabulary IN SHARE MODE;
+  PERFORM set_config('lock_timeout', '200ms', true);
+  BEGIN
+    LOCK TABLE search_vocabulary IN SHARE MODE;
+  EXCEPTION WHEN lock_not_available THEN
+    RETURN -1;
+  END;
+  PERFORM set_config('lock_timeout', '0', true);
   DELETE FROM search_vocabulary v WHERE NOT EXISTS (SELECT 1 FROM search_postings p WHERE p.word = v.word);
   GET DIAGNOSTICS n = ROW_COUNT;
   RETURN n;

@@ -690,8 +690,14 @@ const hitsOf = (groups: string[][], filters?: { filters: ListFilters; now: Date 
     where ${and_([sql`p.word = any(${knownWords(first)})`, ...also])} group by p.listing_id, p.bumped_at)`;
 };
 
-/** Whether hitsOf reads these groups from the postings: every word has three characters or more. */
-export const searchesPostings = (groups: string[][]) => groups.every((words) => words.every((w) => w.length >= 3));
+/**
+ * Whether hitsOf reads these groups from the postings: every word is three or more of a-z and 0-9. Those
+ * characters are alphanumeric to PostgreSQL's `[:alnum:]` under every locale, so such a word in a text lies
+ * inside one of search_words_of's words; a word with other letters (Cyrillic, ½) may not, on a database
+ * whose locale splits at them (C), so it keeps the text index.
+ */
+export const searchesPostings = (groups: string[][]) =>
+  groups.every((words) => words.every((w) => /^[a-z0-9]{3,}$/.test(w)));
 
 /** The postings' words that contain one of these, as an array (search_vocabulary, by trigrams). */
 const knownWords = (words: string[]) =>

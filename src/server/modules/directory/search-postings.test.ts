@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listings, profiles } from '../../db/schema';
 import { queryRows } from '../../db/client';
 import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/helpers';
+import { backend, createTestApp, type TestApp } from '../../test/helpers';
 import * as repo from './directory.repo';
 
 let t: TestApp;
@@ -93,6 +93,29 @@ describe('search postings', () => {
     expect(await has('xylophonist')).toBe(false);
     expect(await has('wanderer')).toBe(true);
     expect(await search([['xylophonist']])).toEqual([]);
+  });
+
+  it.runIf(backend === 'postgres')('skips the prune rather than hold writers up behind a busy writer', async () => {
+    await t.ctx.db.transaction(async (tx) => {
+      // A writer that added a new word, not yet committed: the prune's lock waits for it, 200 ms at most.
+      await tx.execute(sql`insert into search_vocabulary (word) values ('unhurried') on conflict do nothing`);
+      const [r] = await queryRows<{ n: number }>(t.ctx.db, sql`select search_vocabulary_prune() as n`);
+      expect(r.n).toBe(-1);
+    });
+    const [r] = await queryRows<{ n: number }>(t.ctx.db, sql`select search_vocabulary_prune() as n`);
+    expect(r.n).toBeGreaterThanOrEqual(1);
+  });
+
+  it('reads the postings for words of a-z and 0-9 only; others, as before, through the text index', async () => {
+    expect(repo.searchesPostings([['anna'], ['berlin', 'b3rl1n']])).toBe(true);
+    // Two letters, other scripts and signs PostgreSQL's locale may split at: the text index.
+    for (const w of ['an', 'москва', '½ab', 'zoë']) expect(repo.searchesPostings([['anna'], [w]]), w).toBe(false);
+    const { account } = await createAdvertiser(t.ctx, { heading: 'Москва ночью', city: LONDON });
+    const [entry] = await queryRows<{ listing_id: number }>(
+      t.ctx.db,
+      sql`select listing_id from directory_entries where profile_id = ${account.id} and kind = 'home'`,
+    );
+    expect(await search([['москва']])).toEqual([entry.listing_id]);
   });
 
   it('reads no row of directory_entries for an unfiltered search, and her facts with filters', async () => {
