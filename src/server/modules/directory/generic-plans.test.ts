@@ -89,8 +89,9 @@ describe('generic plans of the list pages', () => {
       [
         'a filtered country page',
         { filters: { services: ['massage'], age_min: 25, age_max: 40 } },
-        'directory_entries_country_rank',
+        'directory_entries_country_age',
       ],
+      ['a filtered country page', { filters: { services: ['massage'] } }, 'directory_entries_country_rank'],
       ['a country page with video', { filters: { video: true } }, 'directory_entries_country_video'],
       ['a city page', { cityId: LONDON.id }, 'directory_entries_city_rank'],
       [
