@@ -76,9 +76,10 @@ describe('seedDemo', () => {
       email: string;
       username: string;
       date_of_birth: string;
+      shown_birth_date: string | null;
       status: string;
     }>(sql`
-      select p.*, c.name as city_name, m.storage_key as avatar_key, m.user_id as avatar_user,
+      select p.*, p.shown_birth_date::text as shown_birth_date, c.name as city_name, m.storage_key as avatar_key, m.user_id as avatar_user,
              a.email, a.username, a.date_of_birth::text as date_of_birth, a.status
       from profiles p join accounts a on a.id = p.user_id
       join cities c on c.id = p.city_id
@@ -123,6 +124,12 @@ describe('seedDemo', () => {
       expect(fs.existsSync(path.join(mediaDir, 'public', p.avatar_key!))).toBe(true);
     }
     expect(new Set(profiles.map((p) => p.screen_name.toLowerCase())).size).toBe(120);
+
+    // A third show their age (the demo's age filter finds someone), the date they registered.
+    const showing = profiles.filter((p) => p.shown_birth_date !== null);
+    expect(showing.length).toBeGreaterThan(30);
+    expect(showing.length).toBeLessThan(50);
+    for (const p of showing) expect(p.shown_birth_date).toBe(p.date_of_birth);
 
     // Every profile is listed at home; some are on tour elsewhere.
     const homes = await q<{ profile_id: number; city_id: number; country_ok: boolean }>(sql`

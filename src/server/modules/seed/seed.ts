@@ -260,6 +260,9 @@ function tourListing(dates: { from: string; until: string }, paidUntil: Date, ti
   return { paidUntil, tourStartsAt, expiresAt };
 }
 
+/** Whether a seeded advertiser shows her age: one id in three (as bench/directory.bench.ts did before). */
+export const showsAge = (userId: number) => userId % 3 === 0;
+
 function dateOfBirth(rnd: Random, now: Date): string {
   const age = rnd.int(21, 44);
   const dob = new Date(now.getTime() - age * 365.25 * DAY - rnd.int(0, 364) * DAY);
@@ -489,6 +492,7 @@ function planProfile(rnd: Random, plan: Plan, input: PlanInput) {
   const complete = isComplete({ screenName, heading, gender, cityId: city.id, phone: phoneOut, about }, hasAvatar);
   const listed = isListed({ complete, adStatus, flagged, accountStatus: 'active' });
 
+  const birthDate = dateOfBirth(rnd, now);
   plan.accounts.push({
     id: userId,
     email: `${username}@example.test`,
@@ -496,7 +500,7 @@ function planProfile(rnd: Random, plan: Plan, input: PlanInput) {
     passwordHash: input.passwordHash,
     role: 'advertiser',
     status: 'active',
-    dateOfBirth: dateOfBirth(rnd, now),
+    dateOfBirth: birthDate,
     termsAcceptedAt: now,
     emailVerifiedAt: createdAt,
     mobile: phoneOut,
@@ -534,6 +538,9 @@ function planProfile(rnd: Random, plan: Plan, input: PlanInput) {
     flagged,
     verificationStatus: verified ? 'verified' : 'none',
     verifiedAt: verified ? since(ageDays) : null,
+    // A third show their age (off by default for a real advertiser, decision 0321), so the demo's age
+    // filter finds someone; chosen by id, not by a draw, so every other seeded value stays.
+    shownBirthDate: showsAge(userId) ? birthDate : null,
     listed,
     views: rnd.int(0, 25 * ageDays),
     searchText: buildSearchText({ screenName, heading, cityName: city.name, place: area, services }),
