@@ -221,8 +221,9 @@ const SEARCH_FEW_MATCHES = 1000;
  * filters (a filter keeps about a quarter of the matches). At 500,000 profiles, page 1: up to about 4,800
  * matches, 9,600 filtered; at 50,000 about 1,500 and 3,000. Read from the postings (decision 0748: every
  * word three characters or more), a match is an index entry, not a heap block: k = 20 unfiltered (the
- * walk's row ~6 us against ~0.5 us, measured at 50,000), and 8 still with filters (each match's facts are a
- * heap fetch again): up to about 15,800 matches at 500,000 and 4,800 at 50,000.
+ * walk's row ~6 us against ~0.5 us, measured at 50,000), filtered too since the matches are sorted before
+ * their facts are read (decision 0751: only as many as the page needs): up to about 15,800 matches at
+ * 500,000 and 4,800 at 50,000.
  */
 export function searchReadsMatches(
   estimate: repo.SearchEstimate,
@@ -231,8 +232,21 @@ export function searchReadsMatches(
   postings = false,
 ): boolean {
   if (estimate.matches <= SEARCH_FEW_MATCHES) return true;
-  return estimate.matches ** 2 <= rows * estimate.entries * (filtered ? 8 : postings ? 20 : 2);
+  return estimate.matches ** 2 <= rows * estimate.entries * (postings ? 20 : filtered ? 8 : 2);
 }
+
+/**
+ * A search whose every group has at most this many known words (SearchEstimate.known) reads its matches
+ * from the postings in the ranking's order, one index range per known word merged (decision 0751). Most
+ * words are part of one known word, few of more than four (at 50,000 profiles: 691 of 774 of the words
+ * 3 to 5,000 profiles use, one; 4 of them over 4); a word that is part of many (three letters, "ann")
+ * keeps the reads of searchReadsMatches.
+ */
+export const SEARCH_MERGED_WORDS = 8;
+
+/** The known words when a search merges them (SEARCH_MERGED_WORDS), else undefined. */
+export const mergesPostings = (known: string[][] | undefined) =>
+  known?.every((words) => words.length <= SEARCH_MERGED_WORDS) ? known : undefined;
 
 /** At most this many coming visitors on a city page. */
 const TOURS_AHEAD_MAX = 60;
@@ -341,8 +355,9 @@ export async function search(
   const postings = repo.searchesPostings(groups);
   const few = searchReadsMatches(estimate, offset + PAGE_SIZE + 1, !!filters, postings);
   const ordered = repo.rarestFirst(groups, estimate);
+  const known = mergesPostings(repo.knownRarestFirst(estimate));
   const [rows, total] = await Promise.all([
-    repo.searchByWords(ctx.db, ordered, PAGE_SIZE + 1, offset, filters, few),
+    repo.searchByWords(ctx.db, ordered, PAGE_SIZE + 1, offset, filters, few, known),
     cachesOf(ctx).counts.get(`${v}|search|${words}${fkey}`, () =>
       repo.countByWords(
         ctx.db,
@@ -350,6 +365,7 @@ export async function search(
         COUNTED_TOTAL + 1,
         filters,
         searchReadsMatches(estimate, COUNTED_TOTAL + 1, !!filters, postings),
+        known,
       ),
     ),
   ]);

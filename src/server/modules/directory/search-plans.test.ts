@@ -2,14 +2,15 @@
 // them, common ones walk the ranking. Both return the same rows in the same order, on every page and with
 // filters; the estimate that picks between them bounds the real number of matches from above. On PGlite
 // and PostgreSQL.
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
 import { profiles } from '../../db/schema';
 import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import * as repo from './directory.repo';
-import { searchReadsMatches } from './directory.service';
+import { mergesPostings, SEARCH_MERGED_WORDS, searchReadsMatches } from './directory.service';
 
 let t: TestApp;
 
@@ -27,6 +28,19 @@ beforeAll(async () => {
     });
     if (i % 5 === 0) await t.ctx.db.update(profiles).set({ listed: false }).where(eq(profiles.userId, account.id));
   }
+  // Two whose texts hold words that contain "wombat" twice over ("wombat" and "wombats"): a merged read
+  // (decision 0751) meets the first of them in both ranges and must give her once.
+  for (const [i, heading] of [
+    [40, 'Wombats and wombat walks'],
+    [41, 'Wombats only'],
+  ] as const)
+    await createAdvertiser(t.ctx, {
+      screenName: `Planner ${i}`,
+      heading,
+      city: LONDON,
+      bumpedAt: new Date(Date.now() - i * 60_000),
+      services: ['gfe'],
+    });
   await repo.foldSearchWords(t.ctx.db);
 });
 
@@ -49,6 +63,9 @@ describe('search plans', () => {
       [[['ui']], undefined],
     ];
     for (const [groups, filters] of cases) {
+      // The postings' words each group's words are part of: only for words the postings hold.
+      const { known } = await repo.estimateSearch(t.ctx.db, groups);
+      expect(!!known, JSON.stringify(groups)).toBe(repo.searchesPostings(groups));
       for (const [limit, offset] of [
         [7, 0],
         [7, 7],
@@ -57,11 +74,16 @@ describe('search plans', () => {
         const walk = ids(await repo.searchByWords(t.ctx.db, groups, limit, offset, filters, false));
         const few = ids(await repo.searchByWords(t.ctx.db, groups, limit, offset, filters, true));
         expect(few, JSON.stringify([groups, filters, limit, offset])).toEqual(walk);
+        if (known) {
+          const merged = ids(await repo.searchByWords(t.ctx.db, groups, limit, offset, filters, false, known));
+          expect(merged, `merged ${JSON.stringify([groups, filters, limit, offset])}`).toEqual(walk);
+        }
       }
       // The total likewise (decision 0743: a rare query counts its matches as its page reads them).
       for (const cap of [3, 1000]) {
         const counted = await repo.countByWords(t.ctx.db, groups, cap, filters, false);
         expect(await repo.countByWords(t.ctx.db, groups, cap, filters, true)).toBe(counted);
+        if (known) expect(await repo.countByWords(t.ctx.db, groups, cap, filters, false, known)).toBe(counted);
       }
       expect((await repo.searchByWords(t.ctx.db, groups, 50, 0, filters, true)).length).toBeGreaterThan(0);
     }
@@ -101,23 +123,67 @@ describe('which plan a search takes (decision 0743)', () => {
     expect(searchReadsMatches({ entries: 0, matches: 1_001, groups: [1_001] }, 25, true)).toBe(false);
   });
 
-  it('reads far more matches first from the postings (decision 0748), filtered as before', () => {
+  it('reads far more matches first from the postings (decision 0748), filtered or not', () => {
     const at50k = { entries: 46_000, matches: 4_000, groups: [4_000] };
     // 4,000 of 46,000 from the text index: the walk (~290 entries for page 1) is cheaper; from the
     // postings, 4,000 index entries are.
     expect(searchReadsMatches(at50k, 25, false, false)).toBe(false);
     expect(searchReadsMatches(at50k, 25, false, true)).toBe(true);
-    // Past about 15,800 of 460,000 the walk is cheaper again; with filters the rule is the text index's.
+    // Past about 15,800 of 460,000 the walk is cheaper again; filtered alike (decision 0751: the matches
+    // are sorted before any facts are read), where the text index's rule stops at 4,800 at 50,000.
     expect(searchReadsMatches({ entries: 460_000, matches: 15_000, groups: [15_000] }, 25, false, true)).toBe(true);
     expect(searchReadsMatches({ entries: 460_000, matches: 17_000, groups: [17_000] }, 25, false, true)).toBe(false);
-    expect(searchReadsMatches({ entries: 46_000, matches: 4_000, groups: [4_000] }, 25, true, true)).toBe(
-      searchReadsMatches({ entries: 46_000, matches: 4_000, groups: [4_000] }, 25, true, false),
-    );
+    expect(searchReadsMatches({ entries: 460_000, matches: 15_000, groups: [15_000] }, 25, true, true)).toBe(true);
+    expect(searchReadsMatches({ entries: 46_000, matches: 4_600, groups: [4_600] }, 25, true, true)).toBe(true);
+    expect(searchReadsMatches({ entries: 46_000, matches: 4_600, groups: [4_600] }, 25, true, false)).toBe(false);
   });
 
-  it('puts the group with the fewest matches first', () => {
-    const estimate = { entries: 100, matches: 3, groups: [40, 3, 12] };
+  it('puts the group with the fewest matches first, its known words likewise', () => {
+    const estimate = { entries: 100, matches: 3, groups: [40, 3, 12], known: [['common'], ['rare', 'rarer'], []] };
     expect(repo.rarestFirst([['common'], ['rare'], ['middle']], estimate)).toEqual([['rare'], ['middle'], ['common']]);
+    expect(repo.knownRarestFirst(estimate)).toEqual([['rare', 'rarer'], [], ['common']]);
+  });
+
+  it('knows the postings words each group is part of, and merges them while each group has few', async () => {
+    const { known } = await repo.estimateSearch(t.ctx.db, [['wombat'], ['quokka', 'loud'], ['zzyzx']]);
+    expect(known).toEqual([['wombat', 'wombats'], ['loud', 'quokka'], []]);
+    expect(mergesPostings(known)).toEqual(known);
+    const many = Array.from({ length: SEARCH_MERGED_WORDS + 1 }, (_, i) => `word${i}`);
+    expect(mergesPostings([['wombat'], many])).toBeUndefined();
+    expect(mergesPostings(undefined)).toBeUndefined();
+    // A group no known word contains finds nobody, page and count.
+    expect(await repo.searchByWords(t.ctx.db, [['zzyzx']], 25, 0, undefined, false, [[]])).toEqual([]);
+    expect(await repo.countByWords(t.ctx.db, [['zzyzx']], 121, undefined, false, [[]])).toBe(0);
+  });
+
+  it('reads a merged page in the ranking order, stopping when it is full (decision 0751)', async () => {
+    // A table of a few hundred postings is read whole whatever the statement; at scale it is the index,
+    // so the plan is asked for as it is at scale (no sequential or bitmap read of the postings).
+    const explain = (statement: SQL, analyze: boolean) =>
+      t.ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(sql`set local enable_bitmapscan = off`);
+        const [row] = await queryRows<{ 'QUERY PLAN': unknown }>(
+          tx,
+          analyze ? sql`explain (analyze, format json) ${statement}` : sql`explain (format json) ${statement}`,
+        );
+        return JSON.stringify(row['QUERY PLAN']);
+      });
+    // "planner" is on every listed profile (34); page 1 of 3 rows reads 3 postings, not all of them.
+    const plan = await explain(repo.searchRows([['planner']], 3, 0, undefined, false, [['planner']]), true);
+    expect(plan).not.toContain('"Node Type":"Sort"');
+    const postingsRead = [...plan.matchAll(/"Relation Name":"search_postings"[^}]*?"Actual Rows":(\d+)/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(postingsRead).toEqual([3]);
+    // Two known words, merged: still in the ranking's order without a sort, with a filter too.
+    const now = t.ctx.now();
+    const gfe: { filters: ListFilters; now: Date } = { filters: { services: ['gfe'] }, now };
+    for (const filters of [undefined, gfe]) {
+      const two = await explain(repo.searchRows([['wombat']], 3, 0, filters, false, [['wombat', 'wombats']]), false);
+      expect(two).toContain('Merge Append');
+      expect(two).not.toContain('"Node Type":"Sort"');
+    }
   });
 
   it('knows how many home entries there are once the table has statistics', async () => {
