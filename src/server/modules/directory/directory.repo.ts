@@ -729,6 +729,15 @@ const knownWords = (words: string[]) =>
     ...words.map((w) => sql`v.word like ${likePattern(w)}`),
   )})`;
 
+/**
+ * A search whose every group has at most this many known words (SearchEstimate.known) reads its matches
+ * from the postings in the ranking's order, one index range per known word merged (decision 0751). Most
+ * words are part of one known word, few of more than four (at 50,000 profiles: 691 of 774 of the words
+ * 3 to 5,000 profiles use, one; 4 of them over 4); a word that is part of many (three letters, "ann")
+ * keeps the reads of searchReadsMatches.
+ */
+export const SEARCH_MERGED_WORDS = 8;
+
 /** What picks a search's plan: at most how many entries match (estimateSearch), of how many. */
 export interface SearchEstimate {
   matches: number;
@@ -738,8 +747,9 @@ export interface SearchEstimate {
   groups: number[];
   /**
    * Each group's known words (the postings' words that contain one of its words, search_vocabulary), in
-   * the groups' order, when every word is one the postings hold (searchesPostings). Cached with the
-   * estimate under the directory's version, which any change of a listed text turns.
+   * the groups' order, when every word is one the postings hold (searchesPostings); at most
+   * SEARCH_MERGED_WORDS + 1 each (more: not merged). Cached with the estimate under the directory's
+   * version, which every statement on directory_entries turns (the only writer of new words).
    */
   known?: string[][];
 }
@@ -769,11 +779,15 @@ export async function estimateSearch(db: Db, groups: string[][]): Promise<Search
         ...words.map((w) => sql`s.word like ${likePattern(w)}`),
       )})`,
   );
+  // Up to one more than SEARCH_MERGED_WORDS each: a group with more is not merged, and a three-letter
+  // word may be part of thousands.
   const known = searchesPostings(groups)
     ? sql`json_build_array(${sql.join(
         groups.map(
           (words) =>
-            sql`(select coalesce(json_agg(k.word order by k.word), '[]') from unnest(${knownWords(words)}) k(word))`,
+            sql`(select coalesce(json_agg(k.word order by k.word), '[]') from (select v.word from search_vocabulary v
+              where ${or(...words.map((w) => sql`v.word like ${likePattern(w)}`))}
+              order by v.word limit ${SEARCH_MERGED_WORDS + 1}) k)`,
         ),
         sql`, `,
       )})`
@@ -832,13 +846,15 @@ export async function countByWords(
  */
 const mergedHits = (known: string[][], filters: { filters: ListFilters; now: Date } | undefined, sorted: boolean) => {
   const [first, ...rest] = known;
+  // Each list of words is one parameter: the statement's text then depends on the number of branches and
+  // groups alone, not on each group's size (the process names at most 200 texts, decision 0740).
   const tests = hitTests(
-    rest.map((words) => textArray(words)),
+    rest.map((words) => sql`${sql.param(words)}::text[]`),
     filters,
   );
   const branches = first.map((word, i) => {
     const seen = i
-      ? sql` and not exists (select 1 from search_postings q where q.word = any(${textArray(first.slice(0, i))})
+      ? sql` and not exists (select 1 from search_postings q where q.word = any(${sql.param(first.slice(0, i))}::text[])
           and q.bumped_at = p.bumped_at and q.listing_id = p.listing_id offset 0)`
       : sql``;
     const branch = sql`select p.listing_id, p.bumped_at from search_postings p where p.word = ${word}${seen}`;

@@ -235,18 +235,9 @@ export function searchReadsMatches(
   return estimate.matches ** 2 <= rows * estimate.entries * (postings ? 20 : filtered ? 8 : 2);
 }
 
-/**
- * A search whose every group has at most this many known words (SearchEstimate.known) reads its matches
- * from the postings in the ranking's order, one index range per known word merged (decision 0751). Most
- * words are part of one known word, few of more than four (at 50,000 profiles: 691 of 774 of the words
- * 3 to 5,000 profiles use, one; 4 of them over 4); a word that is part of many (three letters, "ann")
- * keeps the reads of searchReadsMatches.
- */
-export const SEARCH_MERGED_WORDS = 8;
-
 /** The known words when a search merges them (SEARCH_MERGED_WORDS), else undefined. */
 export const mergesPostings = (known: string[][] | undefined) =>
-  known?.every((words) => words.length <= SEARCH_MERGED_WORDS) ? known : undefined;
+  known?.every((words) => words.length <= repo.SEARCH_MERGED_WORDS) ? known : undefined;
 
 /** At most this many coming visitors on a city page. */
 const TOURS_AHEAD_MAX = 60;

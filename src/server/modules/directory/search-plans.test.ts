@@ -10,7 +10,7 @@ import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factor
 import { createTestApp, type TestApp } from '../../test/helpers';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import * as repo from './directory.repo';
-import { mergesPostings, SEARCH_MERGED_WORDS, searchReadsMatches } from './directory.service';
+import { mergesPostings, searchReadsMatches } from './directory.service';
 
 let t: TestApp;
 
@@ -30,15 +30,20 @@ beforeAll(async () => {
   }
   // Two whose texts hold words that contain "wombat" twice over ("wombat" and "wombats"): a merged read
   // (decision 0751) meets the first of them in both ranges and must give her once.
-  for (const [i, heading] of [
-    [40, 'Wombats and wombat walks'],
-    [41, 'Wombats only'],
+  // Two more moved to the top at the same moment, one holding only "wombats", the other only "wombat":
+  // the merge of the two ranges must order them by listing (the first created first).
+  const tie = new Date(Date.now() - 3 * 60_000 - 30_000);
+  for (const [i, heading, at] of [
+    [40, 'Wombats and wombat walks', new Date(Date.now() - 40 * 60_000)],
+    [41, 'Wombats only', new Date(Date.now() - 41 * 60_000)],
+    [42, 'Wombats at noon', tie],
+    [43, 'Wombat at noon', tie],
   ] as const)
     await createAdvertiser(t.ctx, {
       screenName: `Planner ${i}`,
       heading,
       city: LONDON,
-      bumpedAt: new Date(Date.now() - i * 60_000),
+      bumpedAt: at,
       services: ['gfe'],
     });
   await repo.foldSearchWords(t.ctx.db);
@@ -148,12 +153,27 @@ describe('which plan a search takes (decision 0743)', () => {
     const { known } = await repo.estimateSearch(t.ctx.db, [['wombat'], ['quokka', 'loud'], ['zzyzx']]);
     expect(known).toEqual([['wombat', 'wombats'], ['loud', 'quokka'], []]);
     expect(mergesPostings(known)).toEqual(known);
-    const many = Array.from({ length: SEARCH_MERGED_WORDS + 1 }, (_, i) => `word${i}`);
+    const many = Array.from({ length: repo.SEARCH_MERGED_WORDS + 1 }, (_, i) => `word${i}`);
     expect(mergesPostings([['wombat'], many])).toBeUndefined();
     expect(mergesPostings(undefined)).toBeUndefined();
     // A group no known word contains finds nobody, page and count.
     expect(await repo.searchByWords(t.ctx.db, [['zzyzx']], 25, 0, undefined, false, [[]])).toEqual([]);
     expect(await repo.countByWords(t.ctx.db, [['zzyzx']], 121, undefined, false, [[]])).toBe(0);
+  });
+
+  it('finds a word new to the vocabulary at once, though the estimate that holds the known words is cached', async () => {
+    const names = async () =>
+      (await t.app.inject({ method: 'POST', url: '/api/directory/search?page=1', payload: { q: 'wombat' } }))
+        .json()
+        .data.map((p: { name: string }) => p.name) as string[];
+    const before = await names();
+    expect(before).toContain('Planner 43');
+    expect(before).not.toContain('Planner 44');
+    // "wombatish" is no word of any text yet: her statement adds it to the postings and the vocabulary,
+    // and turns the directory's version, so the next search reads the known words again.
+    const { account } = await createAdvertiser(t.ctx, { screenName: 'Planner 44', heading: 'Wombatish dreams' });
+    expect(await names()).toContain('Planner 44');
+    await t.ctx.db.update(profiles).set({ listed: false }).where(eq(profiles.userId, account.id));
   });
 
   it('reads a merged page in the ranking order, stopping when it is full (decision 0751)', async () => {
@@ -169,7 +189,7 @@ describe('which plan a search takes (decision 0743)', () => {
         );
         return JSON.stringify(row['QUERY PLAN']);
       });
-    // "planner" is on every listed profile (34); page 1 of 3 rows reads 3 postings, not all of them.
+    // "planner" is on every listed profile (36); page 1 of 3 rows reads 3 postings, not all of them.
     const plan = await explain(repo.searchRows([['planner']], 3, 0, undefined, false, [['planner']]), true);
     expect(plan).not.toContain('"Node Type":"Sort"');
     const postingsRead = [...plan.matchAll(/"Relation Name":"search_postings"[^}]*?"Actual Rows":(\d+)/g)].map((m) =>
