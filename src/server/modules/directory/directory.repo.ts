@@ -658,16 +658,10 @@ export const searchRows = (
   few: boolean,
   known?: string[][],
 ) => {
-  if (known) {
-    const hits = mergedHits(known, filters, true);
+  const hits = fromPostings(groups, filters, few, known, true);
+  if (hits)
     return sql`select hits.listing_id as id, hits.bumped_at from ${hits.from} ${hits.where}
       order by ${HITS_RANKING} limit ${limit} offset ${offset}`;
-  }
-  if (few && searchesPostings(groups)) {
-    const hits = postingsHits(groups, filters, true);
-    return sql`select hits.listing_id as id, hits.bumped_at from ${hits.from} ${hits.where}
-      order by ${HITS_RANKING} limit ${limit} offset ${offset}`;
-  }
   return few
     ? sql`${hitsOf(groups, filters)} select hits.listing_id as id, hits.bumped_at from hits
       order by ${HITS_RANKING} limit ${limit} offset ${offset}`
@@ -675,6 +669,23 @@ export const searchRows = (
       order by ${ENTRY_RANKING} limit ${limit} offset ${offset}`;
 };
 const HITS_RANKING = sql.raw(rankingOrderBy('hits', { id: 'listing_id' }));
+
+/**
+ * A search's matches read from the postings: merged (the known words given, mergedHits), or the matches
+ * first (`few`, words the postings hold: postingsHits); undefined when the text index reads them.
+ */
+const fromPostings = (
+  groups: string[][],
+  filters: { filters: ListFilters; now: Date } | undefined,
+  few: boolean,
+  known: string[][] | undefined,
+  sorted: boolean,
+) =>
+  known
+    ? mergedHits(known, filters, sorted)
+    : few && searchesPostings(groups)
+      ? postingsHits(groups, filters, sorted)
+      : undefined;
 const POSTINGS_RANKING = sql.raw(rankingOrderBy('p', { id: 'listing_id' }));
 
 /**
@@ -724,10 +735,10 @@ export const searchesPostings = (groups: string[][]) =>
   groups.every((words) => words.every((w) => /^[a-z0-9]{3,}$/.test(w)));
 
 /** The postings' words that contain one of these, as an array (search_vocabulary, by trigrams). */
-const knownWords = (words: string[]) =>
-  sql`array(select v.word from search_vocabulary v where ${or(
-    ...words.map((w) => sql`v.word like ${likePattern(w)}`),
-  )})`;
+const knownWords = (words: string[]) => sql`array(select v.word from search_vocabulary v where ${holdsOneOf(words)})`;
+
+/** The vocabulary's word `v.word` contains one of these. */
+const holdsOneOf = (words: string[]) => or(...words.map((w) => sql`v.word like ${likePattern(w)}`));
 
 /**
  * A search whose every group has at most this many known words (SearchEstimate.known) reads its matches
@@ -786,7 +797,7 @@ export async function estimateSearch(db: Db, groups: string[][]): Promise<Search
         groups.map(
           (words) =>
             sql`(select coalesce(json_agg(k.word order by k.word), '[]') from (select v.word from search_vocabulary v
-              where ${or(...words.map((w) => sql`v.word like ${likePattern(w)}`))}
+              where ${holdsOneOf(words)}
               order by v.word limit ${SEARCH_MERGED_WORDS + 1}) k)`,
         ),
         sql`, `,
@@ -819,15 +830,15 @@ export async function countByWords(
   few = false,
   known?: string[][],
 ) {
+  // From the postings the candidates come in no order, tested until `cap` pass.
+  const hits = fromPostings(groups, filters, few, known, false);
   const [row] = await queryRows<{ n: number }>(
     db,
-    known
-      ? mergedCount(known, cap, filters)
-      : few && searchesPostings(groups)
-        ? postingsCount(groups, cap, filters)
-        : few
-          ? sql`${hitsOf(groups, filters)} select count(*)::int as n from (select 1 from hits limit ${cap}) r`
-          : sql`select count(*)::int as n from (
+    hits
+      ? sql`select count(*)::int as n from (select 1 from ${hits.from} ${hits.where} limit ${cap}) r`
+      : few
+        ? sql`${hitsOf(groups, filters)} select count(*)::int as n from (select 1 from hits limit ${cap}) r`
+        : sql`select count(*)::int as n from (
       select 1 from directory_entries e where ${searchEntries(groups, filters)} limit ${cap}) r`,
   );
   return Number(row.n);
@@ -884,18 +895,6 @@ function hitTests(words: SQL[], filters: { filters: ListFilters; now: Date } | u
       and ${filter} offset 0)`);
   return tests;
 }
-
-/** The count of postingsHits, up to `cap`: the candidates in no order, tested until `cap` pass. */
-const postingsCount = (groups: string[][], cap: number, filters?: { filters: ListFilters; now: Date }) => {
-  const hits = postingsHits(groups, filters, false);
-  return sql`select count(*)::int as n from (select 1 from ${hits.from} ${hits.where} limit ${cap}) r`;
-};
-
-/** The count of mergedHits, up to `cap`. */
-const mergedCount = (known: string[][], cap: number, filters?: { filters: ListFilters; now: Date }) => {
-  const hits = mergedHits(known, filters, false);
-  return sql`select count(*)::int as n from (select 1 from ${hits.from} ${hits.where} limit ${cap}) r`;
-};
 
 export async function hasMatch(db: Db, groups: string[][]) {
   const rows = await queryRows(db, sql`select 1 from directory_entries e where ${searchEntries(groups)} limit 1`);
