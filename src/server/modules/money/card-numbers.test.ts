@@ -80,6 +80,19 @@ async function tablesHolding(card: string): Promise<string[]> {
 }
 
 describe('card numbers sent to our payment routes', () => {
+  it('let through a public media file whose random key holds a run of digits that reads as a card', async () => {
+    // The store wrote this key (24 random hex digits, then the width): "81524331532655-640" passes the Luhn check.
+    const url = '/media/u/2/86e9d37dcd81524331532655-640.jpg';
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    // The same digits sent to an API route are still refused.
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/directory/search?page=1',
+      payload: { q: 'd81524331532655-640' },
+    });
+    expect(res.statusCode).toBe(422);
+  });
+
   it('let through an idempotency key written as a UUID whose digit groups spell a card (decision 0811)', async () => {
     // crypto.randomUUID wrote this key; read as dashed digit groups "8119-729018190145" is a Visa number.
     const key = '1907cd3f-255a-4605-8119-729018190145';
