@@ -297,6 +297,9 @@ export const searchPostings = pgTable(
     word: text('word').notNull(),
     bumpedAt: ts('bumped_at').notNull(),
     listingId: integer('listing_id').notNull(),
+    // Her home entry's in-call, out-call, verified, video and services as bits (search_facets, migration
+    // 0028, decision 0752): a filtered search tests them in the postings' index (INCLUDEd there).
+    facets: integer('facets').notNull().default(0),
   },
   (t) => [uniqueIndex('search_postings_key').on(t.word, t.bumpedAt.desc(), t.listingId)],
 );

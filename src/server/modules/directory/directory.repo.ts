@@ -5,7 +5,7 @@
 // word for it (docs/decisions/0915).
 import { and, asc, eq, gt, inArray, isNull, like, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias, PgDialect, type PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
-import { CATEGORIES, type Category } from '#shared/constants.ts';
+import { CATEGORIES, SERVICES, type Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import { genericPlansOf, queryRows, statementName, type Db, type Tx } from '../../db/client';
 import { accounts, cities, countries, directoryCounts, listings, media, profiles } from '../../db/schema';
@@ -705,7 +705,8 @@ const hitsOf = (groups: string[][], filters?: { filters: ListFilters; now: Date 
  * work, and reading and sorting every candidate's posting is not (an index-only read of one index range).
  * `offset 0` keeps the candidates a subquery the tests are not pushed into, and each test a lookup per
  * candidate: as a join the planner may read every posting of a common word, or every entry that passes
- * the filters, to match a few hundred candidates.
+ * the filters, to match a few hundred candidates. The filter's services and flags are tested on the
+ * postings' own facets as they are read (decision 0752); only its other facts look her entry up.
  */
 const postingsHits = (
   groups: string[][],
@@ -713,17 +714,38 @@ const postingsHits = (
   sorted: boolean,
 ) => {
   const [first, ...rest] = groups;
+  const facets = filters && facetsOf(filters.filters);
   const tests = hitTests(
     rest.map((words) => knownWords(words)),
-    filters,
+    facets && { filters: facets.rest, now: filters.now },
   );
   const where = and_(tests);
   return {
-    from: sql`(select p.listing_id, p.bumped_at from search_postings p where p.word = any(${knownWords(first)})
+    from: sql`(select p.listing_id, p.bumped_at from search_postings p where p.word = any(${knownWords(first)})${facetTest(facets)}
       group by p.listing_id, p.bumped_at ${sorted ? sql`order by ${POSTINGS_RANKING} ` : sql``}offset 0) hits`,
     where: where ? sql`where ${where}` : sql``,
   };
 };
+
+/**
+ * A filter's yes-or-no facts as the postings' facets bits (migration 0028, decision 0752): `any`, one of
+ * these services (0: no service asked); `all`, every one of these flags (0: none). `rest`, the facts
+ * only her entry holds (age, price, languages, available now).
+ */
+export function facetsOf(f: ListFilters): { any: number; all: number; rest: ListFilters } {
+  const { services, incall, outcall, verified, video, ...rest } = f;
+  // JavaScript's bit operators work on 32-bit signed integers, as PostgreSQL's integer does: the 28th
+  // service is the sign bit in both.
+  const any = (services ?? []).reduce((m, s) => m | (1 << (4 + SERVICES.indexOf(s))), 0);
+  const all = (incall ? 1 : 0) | (outcall ? 2 : 0) | (verified ? 4 : 0) | (video ? 8 : 0);
+  return { any, all, rest };
+}
+
+/** The posting `p` passes the facets (facetsOf): ` and ...`, or nothing when they test nothing. */
+const facetTest = (facets: { any: number; all: number } | undefined) =>
+  sql`${facets?.any ? sql` and (p.facets & ${facets.any}::int) <> 0` : sql``}${
+    facets?.all ? sql` and (p.facets & ${facets.all}::int) = ${facets.all}::int` : sql``
+  }`;
 
 /**
  * Whether hitsOf reads these groups from the postings: every word is three or more of a-z and 0-9. Those
@@ -853,22 +875,24 @@ export async function countByWords(
  * tests each candidate, as postingsHits does. So a page reads its rows and the candidates the tests drop
  * on the way, not every match: a filtered page of a word 2,672 profiles use at 50,000, 46 postings and
  * 46 tests (0.9 ms) instead of 2,672 of each (20 ms). Unsorted (`sorted` false), for a count, the ranges
- * are read one after the other until the count is reached.
+ * are read one after the other until the count is reached. Each branch tests the filter's services and
+ * flags on the postings' facets (decision 0752), in the index range it reads.
  */
 const mergedHits = (known: string[][], filters: { filters: ListFilters; now: Date } | undefined, sorted: boolean) => {
   const [first, ...rest] = known;
+  const facets = filters && facetsOf(filters.filters);
   // Each list of words is one parameter: the statement's text then depends on the number of branches and
   // groups alone, not on each group's size (the process names at most 200 texts, decision 0740).
   const tests = hitTests(
     rest.map((words) => sql`${sql.param(words)}::text[]`),
-    filters,
+    facets && { filters: facets.rest, now: filters.now },
   );
   const branches = first.map((word, i) => {
     const seen = i
       ? sql` and not exists (select 1 from search_postings q where q.word = any(${sql.param(first.slice(0, i))}::text[])
           and q.bumped_at = p.bumped_at and q.listing_id = p.listing_id offset 0)`
       : sql``;
-    const branch = sql`select p.listing_id, p.bumped_at from search_postings p where p.word = ${word}${seen}`;
+    const branch = sql`select p.listing_id, p.bumped_at from search_postings p where p.word = ${word}${facetTest(facets)}${seen}`;
     return sorted ? sql`(${branch} order by ${POSTINGS_RANKING})` : branch;
   });
   const where = and_(tests);
@@ -882,7 +906,8 @@ const mergedHits = (known: string[][], filters: { filters: ListFilters; now: Dat
 
 /**
  * The tests of a candidate `hits` (postingsHits, mergedHits): a posting of one of each further group's
- * known words (`words`, an array each), and her home entry's facts passing the filters.
+ * known words (`words`, an array each), and her home entry's facts passing the filters (the callers pass
+ * the facts the postings' facets do not hold: facetsOf's `rest`).
  */
 function hitTests(words: SQL[], filters: { filters: ListFilters; now: Date } | undefined): SQL[] {
   const tests = words.map(

@@ -24,9 +24,22 @@ beforeAll(async () => {
       heading: headings[i % headings.length],
       city: i % 3 ? LONDON : MANCHESTER,
       bumpedAt: new Date(Date.now() - ((i * 7) % 40) * 60_000),
-      services: i % 2 ? ['gfe'] : ['massage'],
+      // The last of SERVICES is the facets' sign bit (migration 0028).
+      services: i % 2 ? ['gfe'] : i % 4 ? ['massage'] : ['massage', 'tie_and_tease'],
+      verified: i % 3 === 0,
     });
     if (i % 5 === 0) await t.ctx.db.update(profiles).set({ listed: false }).where(eq(profiles.userId, account.id));
+    // Rates: in-call (a price) for half of them, out-call only for a quarter.
+    if (i % 4 < 2)
+      await t.ctx.db
+        .update(profiles)
+        .set({ rates: { incall: { '60min': 100 + i } }, currency: 'GBP' })
+        .where(eq(profiles.userId, account.id));
+    else if (i % 4 === 2)
+      await t.ctx.db
+        .update(profiles)
+        .set({ rates: { outcall: { '60min': 150 } }, currency: 'GBP' })
+        .where(eq(profiles.userId, account.id));
   }
   // Two whose texts hold words that contain "wombat" twice over ("wombat" and "wombats"): a merged read
   // (decision 0751) meets the first of them in both ranges and must give her once.
@@ -66,6 +79,14 @@ describe('search plans', () => {
       [[['evenings'], ['quiet']], { filters: { services: ['massage'] }, now }],
       [[['omba']], undefined],
       [[['ui']], undefined],
+      // The facets in the postings (decision 0752): any of several services (one of them the sign bit),
+      // every one of several flags, and with the facts only the entry holds (a price).
+      [[['evenings']], { filters: { services: ['tie_and_tease', 'gfe'] }, now }],
+      [[['planner']], { filters: { services: ['tie_and_tease'] }, now }],
+      [[['planner']], { filters: { verified: true, incall: true }, now }],
+      [[['wombat', 'loud']], { filters: { outcall: true }, now }],
+      [[['planner']], { filters: { services: ['massage'], incall: true, price_max: 120, currency: 'GBP' }, now }],
+      [[['quokka'], ['wombat']], { filters: { services: ['gfe', 'massage'], verified: true }, now }],
     ];
     for (const [groups, filters] of cases) {
       // The postings' words each group's words are part of: only for words the postings hold.

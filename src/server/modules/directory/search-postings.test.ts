@@ -1,13 +1,16 @@
 // Search's postings (decision 0748, migration 0026): kept by directory_entries' triggers, they hold
-// exactly each listed profile's home entry's words with her rank keys, through every kind of change; a
+// exactly each listed profile's home entry's words with her rank keys and facets (decision 0752,
+// migration 0028), through every kind of change; a
 // word is found the moment her change commits (no fold needed); an unfiltered rare search reads no row of
 // directory_entries. On PGlite and PostgreSQL.
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listings, profiles } from '../../db/schema';
+import { listings, media, profiles } from '../../db/schema';
+import { SERVICES } from '#shared/constants.ts';
 import { queryRows } from '../../db/client';
 import { createAdvertiser, LONDON, MANCHESTER, seedGeo } from '../../test/factories';
 import { backend, createTestApp, type TestApp } from '../../test/helpers';
+import type { ListFilters } from '#shared/schemas/directory.ts';
 import * as repo from './directory.repo';
 
 let t: TestApp;
@@ -17,16 +20,18 @@ beforeAll(async () => {
   await seedGeo(t.ctx);
 });
 
+const FACETS = sql`search_facets(e.services, e.incall, e.outcall, e.verified, e.video)`;
+
 /** Postings that differ from what the entries say now (both ways): none when they are kept right. */
 async function drift() {
   return queryRows<{ word: string; listing_id: number }>(
     t.ctx.db,
-    sql`(select w as word, e.bumped_at, e.listing_id from directory_entries e, search_words_of(e.search_text) w
+    sql`(select w as word, e.bumped_at, e.listing_id, ${FACETS} from directory_entries e, search_words_of(e.search_text) w
         where e.kind = 'home'
-      except select word, bumped_at, listing_id from search_postings)
+      except select word, bumped_at, listing_id, facets from search_postings)
       union all
-      (select word, bumped_at, listing_id from search_postings
-      except select w, e.bumped_at, e.listing_id from directory_entries e, search_words_of(e.search_text) w
+      (select word, bumped_at, listing_id, facets from search_postings
+      except select w, e.bumped_at, e.listing_id, ${FACETS} from directory_entries e, search_words_of(e.search_text) w
         where e.kind = 'home')`,
   );
 }
@@ -72,6 +77,56 @@ describe('search postings', () => {
     await t.ctx.db.execute(sql`delete from accounts where id = ${d}`);
     expect(await drift()).toEqual([]);
     expect(await search([['velvet']])).toHaveLength(2);
+  });
+
+  it('keep her facets through changes of services, rates, verification and video', async () => {
+    const { account } = await createAdvertiser(t.ctx, { heading: 'Facet keeper', services: ['gfe'], city: LONDON });
+    const facets = async () => {
+      const rows = await queryRows<{ facets: number }>(
+        t.ctx.db,
+        sql`select distinct p.facets from search_postings p join directory_entries e using (listing_id)
+          where e.profile_id = ${account.id} and e.kind = 'home'`,
+      );
+      expect(rows).toHaveLength(1);
+      return rows[0].facets;
+    };
+    const want = (f: Parameters<typeof repo.facetsOf>[0]) => {
+      const { any, all } = repo.facetsOf(f);
+      return any | all;
+    };
+    expect(await facets()).toBe(want({ services: ['gfe'] }));
+    const id = account.id;
+    await t.ctx.db
+      .update(profiles)
+      .set({ services: ['gfe', 'tie_and_tease'], rates: { incall: { '60min': 120 }, outcall: { '60min': 200 } } })
+      .where(eq(profiles.userId, id));
+    expect(await facets()).toBe(want({ services: ['gfe', 'tie_and_tease'], incall: true, outcall: true }));
+    await t.ctx.db.update(profiles).set({ verificationStatus: 'verified' }).where(eq(profiles.userId, id));
+    await t.ctx.db
+      .insert(media)
+      .values({ userId: id, type: 'video', status: 'approved', storageKey: 'v/facets.mp4', mime: 'video/mp4' });
+    expect(await facets()).toBe(
+      want({ services: ['gfe', 'tie_and_tease'], incall: true, outcall: true, verified: true, video: true }),
+    );
+    await t.ctx.db.update(profiles).set({ services: [], rates: {} }).where(eq(profiles.userId, id));
+    expect(await facets()).toBe(want({ verified: true, video: true }));
+    expect(await drift()).toEqual([]);
+  });
+
+  it('spell each service and flag as the same bit in SQL (search_facets) and in the app (facetsOf)', async () => {
+    const [row] = await queryRows<{ bits: number[]; flags: number[] }>(
+      t.ctx.db,
+      sql`select array(select search_facets(array[s], false, false, false, false) from unnest(${sql.param([...SERVICES])}::text[]) with ordinality u(s, i) order by i) as bits,
+        array[search_facets('{}', true, false, false, false), search_facets('{}', false, true, false, false),
+          search_facets('{}', false, false, true, false), search_facets('{}', false, false, false, true)] as flags`,
+    );
+    expect(row.bits).toEqual(SERVICES.map((s) => repo.facetsOf({ services: [s] }).any));
+    expect(new Set(row.bits).size).toBe(SERVICES.length);
+    expect(row.flags).toEqual(
+      (['incall', 'outcall', 'verified', 'video'] as const).map((f) => repo.facetsOf({ [f]: true }).all),
+    );
+    // Every bit of the 32 is taken: a new service needs wider facets (a new migration).
+    expect(SERVICES.length + 4).toBeLessThanOrEqual(32);
   });
 
   it('finds a word the moment it is saved, before any fold of search_words', async () => {
@@ -126,7 +181,7 @@ describe('search postings', () => {
 
   it('reads no row of directory_entries for an unfiltered search, and her facts with filters', async () => {
     await t.ctx.db.execute(sql`analyze search_postings`);
-    const plan = async (filters?: { filters: { verified: true }; now: Date }) =>
+    const plan = async (filters?: { filters: ListFilters; now: Date }) =>
       JSON.stringify(
         await queryRows(
           t.ctx.db,
@@ -136,6 +191,11 @@ describe('search postings', () => {
     const unfiltered = await plan();
     expect(unfiltered).toContain('search_postings');
     expect(unfiltered).not.toContain('directory_entries');
-    expect(await plan({ filters: { verified: true }, now: t.ctx.now() })).toContain('directory_entries');
+    // Services and flags are the postings' facets (decision 0752); an age is her entry's.
+    const now = t.ctx.now();
+    const facetsOnly = await plan({ filters: { verified: true, services: ['gfe'], incall: true }, now });
+    expect(facetsOnly).not.toContain('directory_entries');
+    expect(facetsOnly).toContain('facets');
+    expect(await plan({ filters: { verified: true, age_min: 25 }, now })).toContain('directory_entries');
   });
 });
