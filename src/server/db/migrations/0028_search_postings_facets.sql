@@ -5,8 +5,10 @@
 -- index, so those filters are tested in the index range the search reads anyway; age, price, languages
 -- and "available now" still look the entry up. Bits: in-call 1, out-call 2, verified 4, video 8, then
 -- service i of SERVICES (src/shared/constants.ts, in its order) 1 << (4 + i): 28 services fill the 32 bits
--- (the last is the sign bit); a new service is a new migration (search-facets.test compares the lists).
--- The table is written anew (an update of every posting would double it) while no entry changes.
+-- (the last is the sign bit); a new service is a new migration (search-postings.test compares the lists).
+-- The table is written anew (an update of every posting would double it) while no entry changes, with
+-- its index and statistics, before it takes the old one's place: searches on other instances read the
+-- old postings until then, and wait only for the swap (the drop and the renames), not for the build.
 LOCK TABLE directory_entries IN SHARE MODE;--> statement-breakpoint
 CREATE FUNCTION search_facets(services text[], incall boolean, outcall boolean, verified boolean, video boolean)
 RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -24,11 +26,15 @@ CREATE TABLE "search_postings_next" (
 INSERT INTO search_postings_next (word, bumped_at, listing_id, facets)
   SELECT w, e.bumped_at, e.listing_id, search_facets(e.services, e.incall, e.outcall, e.verified, e.video)
   FROM directory_entries e, search_words_of(e.search_text) AS w WHERE e.kind = 'home';--> statement-breakpoint
+CREATE UNIQUE INDEX "search_postings_next_key" ON "search_postings_next" USING btree ("word","bumped_at" DESC NULLS LAST,"listing_id") INCLUDE ("facets");--> statement-breakpoint
+ANALYZE search_postings_next;--> statement-breakpoint
 DROP TABLE search_postings;--> statement-breakpoint
 ALTER TABLE search_postings_next RENAME TO search_postings;--> statement-breakpoint
-CREATE UNIQUE INDEX "search_postings_key" ON "search_postings" USING btree ("word","bumped_at" DESC NULLS LAST,"listing_id") INCLUDE ("facets");--> statement-breakpoint
+ALTER INDEX search_postings_next_key RENAME TO search_postings_key;--> statement-breakpoint
 -- As 0026's, with the facets: an entry's postings are written anew when her kind, rank keys, text or
--- facets change.
+-- facets change (the facets as bits: the same services in another order write nothing). A change of
+-- facets alone adds her words to the vocabulary again (each known: nothing written, 0026's note on who
+-- touches the vocabulary now counts these writers too).
 CREATE OR REPLACE FUNCTION search_postings_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   words text[];
@@ -50,20 +56,19 @@ BEGIN
   DELETE FROM search_postings p USING old_rows o LEFT JOIN new_rows n ON n.listing_id = o.listing_id,
     search_words_of(o.search_text) AS w
   WHERE o.kind = 'home' AND (n.listing_id IS NULL
-      OR (n.kind, n.bumped_at, n.search_text, n.services, n.incall, n.outcall, n.verified, n.video)
-        IS DISTINCT FROM (o.kind, o.bumped_at, o.search_text, o.services, o.incall, o.outcall, o.verified, o.video))
+      OR (n.kind, n.bumped_at, n.search_text, search_facets(n.services, n.incall, n.outcall, n.verified, n.video))
+        IS DISTINCT FROM (o.kind, o.bumped_at, o.search_text, search_facets(o.services, o.incall, o.outcall, o.verified, o.video)))
     AND p.word = w AND p.bumped_at = o.bumped_at AND p.listing_id = o.listing_id;
   WITH added AS (
     INSERT INTO search_postings (word, bumped_at, listing_id, facets)
     SELECT w, n.bumped_at, n.listing_id, search_facets(n.services, n.incall, n.outcall, n.verified, n.video)
     FROM new_rows n LEFT JOIN old_rows o ON o.listing_id = n.listing_id, search_words_of(n.search_text) AS w
     WHERE n.kind = 'home' AND (o.listing_id IS NULL
-        OR (n.kind, n.bumped_at, n.search_text, n.services, n.incall, n.outcall, n.verified, n.video)
-          IS DISTINCT FROM (o.kind, o.bumped_at, o.search_text, o.services, o.incall, o.outcall, o.verified, o.video))
+        OR (n.kind, n.bumped_at, n.search_text, search_facets(n.services, n.incall, n.outcall, n.verified, n.video))
+          IS DISTINCT FROM (o.kind, o.bumped_at, o.search_text, search_facets(o.services, o.incall, o.outcall, o.verified, o.video)))
     RETURNING word)
   SELECT array_agg(DISTINCT word ORDER BY word) INTO words FROM added;
   PERFORM search_vocabulary_add(words);
   RETURN NULL;
 END;
-$$;--> statement-breakpoint
-ANALYZE search_postings;
+$$;

@@ -736,7 +736,12 @@ export function facetsOf(f: ListFilters): { any: number; all: number; rest: List
   const { services, incall, outcall, verified, video, ...rest } = f;
   // JavaScript's bit operators work on 32-bit signed integers, as PostgreSQL's integer does: the 28th
   // service is the sign bit in both.
-  const any = (services ?? []).reduce((m, s) => m | (1 << (4 + SERVICES.indexOf(s))), 0);
+  const any = (services ?? []).reduce((m, s) => {
+    const i = SERVICES.indexOf(s);
+    // The schema admits SERVICES only; another word must not become a flag's bit (-1: video's).
+    if (i < 0) throw new Error(`Not a service: ${String(s)}`);
+    return m | (1 << (4 + i));
+  }, 0);
   const all = (incall ? 1 : 0) | (outcall ? 2 : 0) | (verified ? 4 : 0) | (video ? 8 : 0);
   return { any, all, rest };
 }

@@ -101,12 +101,19 @@ describe('search postings', () => {
       .set({ services: ['gfe', 'tie_and_tease'], rates: { incall: { '60min': 120 }, outcall: { '60min': 200 } } })
       .where(eq(profiles.userId, id));
     expect(await facets()).toBe(want({ services: ['gfe', 'tie_and_tease'], incall: true, outcall: true }));
+    // Each fact alone: out-call dropped (the same services), then verified.
+    await t.ctx.db
+      .update(profiles)
+      .set({ rates: { incall: { '60min': 120 } } })
+      .where(eq(profiles.userId, id));
+    expect(await facets()).toBe(want({ services: ['gfe', 'tie_and_tease'], incall: true }));
     await t.ctx.db.update(profiles).set({ verificationStatus: 'verified' }).where(eq(profiles.userId, id));
+    expect(await facets()).toBe(want({ services: ['gfe', 'tie_and_tease'], incall: true, verified: true }));
     await t.ctx.db
       .insert(media)
       .values({ userId: id, type: 'video', status: 'approved', storageKey: 'v/facets.mp4', mime: 'video/mp4' });
     expect(await facets()).toBe(
-      want({ services: ['gfe', 'tie_and_tease'], incall: true, outcall: true, verified: true, video: true }),
+      want({ services: ['gfe', 'tie_and_tease'], incall: true, verified: true, video: true }),
     );
     await t.ctx.db.update(profiles).set({ services: [], rates: {} }).where(eq(profiles.userId, id));
     expect(await facets()).toBe(want({ verified: true, video: true }));
@@ -127,6 +134,8 @@ describe('search postings', () => {
     );
     // Every bit of the 32 is taken: a new service needs wider facets (a new migration).
     expect(SERVICES.length + 4).toBeLessThanOrEqual(32);
+    // A word that is no service is refused, not read as another bit.
+    expect(() => repo.facetsOf({ services: ['nonsense' as never] })).toThrow(/Not a service/);
   });
 
   it('finds a word the moment it is saved, before any fold of search_words', async () => {
