@@ -1006,7 +1006,8 @@ export interface CityStretch {
 /**
  * The next listings of each city in its directory order, at most `limit` per city after its cursor: the
  * city's entries (directory_entries: the listings of listed profiles) read from the covering city rank
- * index, `directory_entries_city_rank`, with no profile or listing row read (decision 0738). `ok` says
+ * index, `directory_entries_city_rank` (or the partial one of the list's rarest part: walkedPart), with no
+ * profile or listing row read (decision 0738). `ok` says
  * whether the nearby list shows it (of the category, unexpired at `now`, passing the filters on the
  * entry's facts, as the city and country pages test them). The work is bounded by the
  * limits whatever the category or filters find (issue 21 item 6: a walk that stopped only at `perCity`
@@ -1029,7 +1030,9 @@ export async function readCityStretches(
       stretches.map((s) => f(s)),
       sql`, `,
     );
-  const shown = and_([entryActive(now), entryInCategory(category), filterCondition(filters, now)]) ?? sql`true`;
+  const walked = walkedPart(category, filters);
+  const shown =
+    and_([entryActive(now), entryInCategory(category), filterCondition(walked?.rest ?? filters, now)]) ?? sql`true`;
   return queryRows<{ city_id: number; listing_id: number; user_id: number; bumped_at: string; ok: boolean }>(
     db,
     sql`
@@ -1044,7 +1047,7 @@ export async function readCityStretches(
       select l.id, l.profile_id, l.bumped_at, l.bumped_at::text as b, l.ok
       from (
         select e.listing_id as id, e.profile_id, e.bumped_at, coalesce(${shown}, false) as ok
-        from directory_entries e where e.city_id = o.city_id
+        from directory_entries e where e.city_id = o.city_id${walked ? sql` and ${walked.where}` : sql``}
       ) l
       where ${sql.raw(atOrBelowOnFirstKey('o', 'l'))} and ${sql.raw(rankedAbove('o', 'l'))}
       order by ${rankingOrder('l')}
@@ -1052,6 +1055,27 @@ export async function readCityStretches(
     ) x
     order by o.ord, ${rankingOrder('x')}`,
   );
+}
+
+/**
+ * The part of a nearby list's test that one of the partial city indexes holds (decisions 0741, 0747,
+ * 0750), or undefined: a stretch then reads that index alone, the entries no such list can show never
+ * read (an age filter: the two in three who show no age). One part only, the rarest first: with two, the
+ * index of one would be read through the entries the other drops, as many as a city holds, before the
+ * stretch's limit is reached (the walk's reads are bounded by the rows they read, issue 21 item 6).
+ */
+function walkedPart(
+  category: Category,
+  filters: ListFilters | undefined,
+): { where: SQL; rest: ListFilters | undefined } | undefined {
+  if (filters?.available) return { where: sql`e.available_until is not null`, rest: filters };
+  // Every entry of the video index has one (the index does not hold the column: not tested again).
+  if (filters?.video) return { where: sql`e.video`, rest: { ...filters, video: undefined } };
+  if (category === 'male' || category === 'trans' || category === 'dom')
+    return { where: entryInCategory(category)!, rest: filters };
+  if (filters?.age_min !== undefined || filters?.age_max !== undefined)
+    return { where: sql`e.shown_birth_date is not null`, rest: filters };
+  return undefined;
 }
 
 /** Listings by id, in the order given (ids that are no longer public at `now` are left out). */

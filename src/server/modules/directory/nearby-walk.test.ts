@@ -8,7 +8,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEARBY_MAX_PAGE } from '#shared/schemas/directory.ts';
-import { PAGE_SIZE } from '#shared/constants.ts';
+import { PAGE_SIZE, type Category } from '#shared/constants.ts';
+import type { ListFilters } from '#shared/schemas/directory.ts';
 import { queryRows } from '../../db/client';
 import { bulkInsert } from '../../db/bulk-insert';
 import { accounts, cities, listings, profiles } from '../../db/schema';
@@ -108,6 +109,14 @@ beforeAll(async () => {
       expiresAt: new Date(Date.now() - 60_000),
     })),
   ]);
+  // Ages shown by 4 in 11, "available now" for half: the lists that read a partial city index (moduli
+  // that the other facts, by i % 3, 5 and 7, do not line up with).
+  await t.ctx.db.execute(
+    sql`update profiles set shown_birth_date = '1994-05-01' where city_id between ${BIG} and ${BIG + SMALL} and user_id % 11 < 4`,
+  );
+  await t.ctx.db.execute(
+    sql`update profiles set available_until = now() + interval '1 day' where city_id between ${BIG} and ${BIG + SMALL} and user_id % 2 = 0`,
+  );
   // Microseconds in every bumped_at, as now() writes them.
   await t.ctx.db.execute(
     sql`update listings set bumped_at = date_trunc('second', bumped_at) + interval '654321 microseconds'
@@ -191,9 +200,18 @@ describe('the nearby walk', () => {
         { category: 'female', filters: { verified: true } },
         sql`p.gender = 'female' and p.verification_status = 'verified'`,
       ],
+      // Lists whose stretches read a partial city index (walkedPart): the entries that show an age; those
+      // available now, an age tested on each.
+      [{ filters: { age_min: 25 } }, sql`p.shown_birth_date is not null`],
+      [
+        { filters: { available: true, age_max: 40 } },
+        sql`p.available_until > now() and p.shown_birth_date is not null`,
+      ],
+      [{ category: 'male', filters: { age_min: 25 } }, sql`p.gender = 'male' and p.shown_birth_date is not null`],
     ] as const) {
       const want = await expected(where);
       expect(want.length).toBeLessThan(NEARBY_MAX_PAGE * PAGE_SIZE);
+      expect(want.length, JSON.stringify(extra)).toBeGreaterThan(PAGE_SIZE);
       const { items, last } = await walk(extra, 3);
       expect(last.has_more).toBe(false);
       expectList(items, want);
@@ -214,9 +232,16 @@ describe('the nearby walk', () => {
     expectList(items, want.slice(0, NEARBY_MAX_PAGE * PAGE_SIZE));
   });
 
-  it('reads each stretch from the entries` covering city rank index alone (decision 0738)', async () => {
-    // The statement the walk runs, planned with scans other than an index's ruled out: an index-only
-    // scan of directory_entries_city_rank, no profile or listing row read.
+  // The statement the walk runs, planned with scans other than an index's ruled out: an index-only scan
+  // of the city rank index (decision 0738), or of the partial one of the list's rarest part (walkedPart),
+  // no profile or listing row read.
+  it.each<[Category, ListFilters | undefined, string]>([
+    ['female', { verified: true }, 'directory_entries_city_rank'],
+    ['female', { verified: true, age_min: 21 }, 'directory_entries_city_age'],
+    ['escorts', { available: true, age_max: 40 }, 'directory_entries_city_available'],
+    ['male', { video: true }, 'directory_entries_city_video'],
+    ['dom', { age_min: 21 }, 'directory_entries_city_dom'],
+  ])('reads each stretch of a %s list filtered %j from %s alone', async (category, filters, index) => {
     let statement: SQL | undefined;
     const capture = { execute: async (q: SQL) => ((statement = q), { rows: [] }) } as unknown as Db;
     await readCityStretches(
@@ -225,9 +250,9 @@ describe('the nearby walk', () => {
         { cityId: BIG, after: null, limit: 30 },
         { cityId: BIG + 1, after: { bumped_at: '2026-01-01 00:00:00.123456+00', id: 5 }, limit: 10 },
       ],
-      'female',
+      category,
       new Date(),
-      { verified: true, age_min: 21 },
+      filters,
     );
     const plan = await t.ctx.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
@@ -235,7 +260,7 @@ describe('the nearby walk', () => {
       const rows = await queryRows<Record<string, string>>(tx, sql`explain ${statement!}`);
       return rows.map((r) => Object.values(r)[0]).join('\n');
     });
-    expect(plan).toMatch(/Index Only Scan using directory_entries_city_rank/);
+    expect(plan, plan).toMatch(new RegExp(`Index Only Scan using ${index}\\b`));
     expect(plan).not.toMatch(/\b(profiles|listings)\b/);
   });
 });
