@@ -86,6 +86,9 @@ test('one-tap contact: text, WhatsApp, Telegram and Signal beside the call butto
   });
 
   await page.goto(`${baseUrl}/profile/${me.id}`);
+  // The app's screen, not the server's first paint, whose links have no handlers yet (a tap there
+  // counts no reveal): the comments are the app's.
+  await page.getByTestId('comments').waitFor();
   const contacts = page.getByTestId('profile-contacts').first();
   await expect(contacts.getByTestId('contact-sms')).toHaveAttribute('href', 'sms:+441134960000');
   await expect(contacts.getByTestId('contact-whatsapp')).toHaveAttribute('href', 'https://wa.me/447700900123');
