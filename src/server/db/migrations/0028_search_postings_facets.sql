@@ -23,9 +23,13 @@ CREATE TABLE "search_postings_next" (
 	"listing_id" integer NOT NULL,
 	"facets" integer DEFAULT 0 NOT NULL
 );--> statement-breakpoint
+-- Each entry's facets once, then her words (`offset 0`: in the select list beside the words, the
+-- function ran once per posting: 9.8 s for 50,000 profiles' 807,000 postings, 2.1 s this way).
 INSERT INTO search_postings_next (word, bumped_at, listing_id, facets)
-  SELECT w, e.bumped_at, e.listing_id, search_facets(e.services, e.incall, e.outcall, e.verified, e.video)
-  FROM directory_entries e, search_words_of(e.search_text) AS w WHERE e.kind = 'home';--> statement-breakpoint
+  SELECT w, e.bumped_at, e.listing_id, e.facets
+  FROM (SELECT e.bumped_at, e.listing_id, e.search_text,
+      search_facets(e.services, e.incall, e.outcall, e.verified, e.video) AS facets
+    FROM directory_entries e WHERE e.kind = 'home' OFFSET 0) e, search_words_of(e.search_text) AS w;--> statement-breakpoint
 CREATE UNIQUE INDEX "search_postings_next_key" ON "search_postings_next" USING btree ("word","bumped_at" DESC NULLS LAST,"listing_id") INCLUDE ("facets");--> statement-breakpoint
 ANALYZE search_postings_next;--> statement-breakpoint
 DROP TABLE search_postings;--> statement-breakpoint
@@ -41,8 +45,10 @@ DECLARE
 BEGIN
   WITH added AS (
     INSERT INTO search_postings (word, bumped_at, listing_id, facets)
-    SELECT w, e.bumped_at, e.listing_id, search_facets(e.services, e.incall, e.outcall, e.verified, e.video)
-    FROM new_rows e, search_words_of(e.search_text) AS w WHERE e.kind = 'home'
+    SELECT w, e.bumped_at, e.listing_id, e.facets
+    FROM (SELECT e.bumped_at, e.listing_id, e.search_text,
+        search_facets(e.services, e.incall, e.outcall, e.verified, e.video) AS facets
+      FROM new_rows e WHERE e.kind = 'home' OFFSET 0) e, search_words_of(e.search_text) AS w
     RETURNING word)
   SELECT array_agg(DISTINCT word ORDER BY word) INTO words FROM added;
   PERFORM search_vocabulary_add(words);
@@ -61,11 +67,14 @@ BEGIN
     AND p.word = w AND p.bumped_at = o.bumped_at AND p.listing_id = o.listing_id;
   WITH added AS (
     INSERT INTO search_postings (word, bumped_at, listing_id, facets)
-    SELECT w, n.bumped_at, n.listing_id, search_facets(n.services, n.incall, n.outcall, n.verified, n.video)
-    FROM new_rows n LEFT JOIN old_rows o ON o.listing_id = n.listing_id, search_words_of(n.search_text) AS w
-    WHERE n.kind = 'home' AND (o.listing_id IS NULL
+    SELECT w, n.bumped_at, n.listing_id, n.facets
+    FROM (SELECT n.bumped_at, n.listing_id, n.search_text,
+        search_facets(n.services, n.incall, n.outcall, n.verified, n.video) AS facets
+      FROM new_rows n LEFT JOIN old_rows o ON o.listing_id = n.listing_id
+      WHERE n.kind = 'home' AND (o.listing_id IS NULL
         OR (n.kind, n.bumped_at, n.search_text, search_facets(n.services, n.incall, n.outcall, n.verified, n.video))
           IS DISTINCT FROM (o.kind, o.bumped_at, o.search_text, search_facets(o.services, o.incall, o.outcall, o.verified, o.video)))
+      OFFSET 0) n, search_words_of(n.search_text) AS w
     RETURNING word)
   SELECT array_agg(DISTINCT word ORDER BY word) INTO words FROM added;
   PERFORM search_vocabulary_add(words);
