@@ -5,8 +5,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { as } from '../../test/as';
 import { atClock } from '../../test/clock';
-import { BERLIN, createAdvertiser, createSession, MANCHESTER, seedGeo, type Session } from '../../test/factories';
+import {
+  BERLIN,
+  createAdvertiser,
+  createSession,
+  LONDON,
+  MANCHESTER,
+  seedGeo,
+  type Session,
+} from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client';
+import { listings } from '../../db/schema';
 import { answerCache } from './directory.cache';
 
 let t: TestApp;
@@ -133,5 +144,54 @@ describe('available now', () => {
     expect((await setAvailable({ hours: 8 }, await createSession(t.ctx, admin))).statusCode).toBe(200);
     expect((await pages.anna()).profile.available_until).not.toBeNull();
     await setAvailable({ hours: 0 });
+  });
+
+  it("finds a place's next end among the entries there only, a visit's included (migration 0029)", async () => {
+    // Everyone in some place is available, a different hour each; the next end in a place is the first of
+    // the entries there, in the future, whoever else ends sooner elsewhere.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const hour = (h: number) => new Date(at.getTime() + h * 3_600_000);
+    const until: Record<string, Date> = { anna: hour(3), bea: hour(-1), cleo: hour(2), dora: hour(1) };
+    for (const [name, end] of Object.entries(until))
+      await t.ctx.db.execute(sql`update profiles set available_until = ${end} where user_id = ${ids[name]}`);
+    const endIn = async (country: string | null, city: number | null, moment = at) => {
+      const [row] = await queryRows<{ end: string | null }>(
+        t.ctx.db,
+        sql`select directory_available_end(${moment}::timestamptz, ${country}::char(2), ${city}::integer)::text as end`,
+      );
+      return row.end === null ? null : Number(row.end);
+    };
+    try {
+      expect(await endIn(null, LONDON.id)).toBe(until.anna.getTime()); // Bea's end has passed
+      expect(await endIn(null, MANCHESTER.id)).toBe(until.cleo.getTime());
+      expect(await endIn(null, BERLIN.id)).toBe(until.dora.getTime());
+      expect(await endIn('GB', null)).toBe(until.cleo.getTime());
+      expect(await endIn('DE', null)).toBe(until.dora.getTime());
+      expect(await endIn('FR', null)).toBeNull();
+      // After Cleo's end, Anna's is the UK's next; after Anna's, nobody's in London.
+      expect(await endIn('GB', null, hour(2))).toBe(until.anna.getTime());
+      expect(await endIn(null, LONDON.id, hour(3))).toBeNull();
+      // Dora visits Manchester: her end (sooner than Cleo's) is now Manchester's and the UK's too.
+      const [visit] = await t.ctx.db
+        .insert(listings)
+        .values({
+          profileId: ids.dora,
+          cityId: MANCHESTER.id,
+          countryCode: 'GB',
+          kind: 'additional',
+          bumpedAt: new Date(),
+          tourFrom: at.toISOString().slice(0, 10),
+          tourUntil: hour(48).toISOString().slice(0, 10),
+          expiresAt: hour(48),
+        })
+        .returning();
+      expect(await endIn(null, MANCHESTER.id)).toBe(until.dora.getTime());
+      expect(await endIn('GB', null)).toBe(until.dora.getTime());
+      await t.ctx.db.execute(sql`delete from listings where id = ${visit.id}`);
+      expect(await endIn(null, MANCHESTER.id)).toBe(until.cleo.getTime());
+    } finally {
+      for (const id of Object.values(ids))
+        await t.ctx.db.execute(sql`update profiles set available_until = null where user_id = ${id}`);
+    }
   });
 });
