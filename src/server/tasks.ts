@@ -25,7 +25,10 @@ export const jobHandlers: Record<string, JobHandler> = {
   [HOLD_MAIL_JOB]: sendHoldMail,
 };
 
-/** Each is tried 2 s after start, then on its own clock, and runs once per period across instances (0005). */
+/**
+ * Each is tried after start (the first at 2 s, the next a second later, and so on: decision 0755), then on
+ * its own clock, and runs once per period across instances (0005).
+ */
 export const periodicTasks: PeriodicTask[] = [
   { name: 'purge deleted accounts', everyMs: 60 * 60 * 1000, run: (c) => purgeDeletedAccounts(c) },
   { name: 'clean up sessions and links', everyMs: 60 * 60 * 1000, run: (c) => cleanupAuthData(c, c.now()) },

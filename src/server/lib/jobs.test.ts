@@ -153,6 +153,39 @@ describe('periodic tasks across instances (issue 24, item 5)', () => {
     expect(await claimPeriod(t.ctx.db, name, 60_000)).toBe(true);
   });
 
+  it('tries the tasks one after another after start, a start task first, each then on its own clock', async () => {
+    const tried: Array<[string, number]> = [];
+    const id = Math.random();
+    const task = (name: string, everyMs: number, atEveryStart = false): PeriodicTask => ({
+      name: `${name}-${id}`,
+      everyMs,
+      atEveryStart,
+      run: async () => undefined,
+    });
+    const began = performance.now();
+    const worker = startWorker(t.ctx, {
+      handlers: {},
+      // a and b share a period: their clocks stay apart by the spread.
+      tasks: [task('a', 1_500), task('b', 1_500), task('start', 3_600_000, true)],
+      spreadMs: 400,
+      log: () => undefined,
+      onTaskTried: (name) => void tried.push([name.replace(`-${id}`, ''), performance.now()]),
+    });
+    try {
+      await vi.waitFor(() => expect(tried.length).toBeGreaterThanOrEqual(5), { timeout: 20_000 });
+    } finally {
+      await worker.stop();
+    }
+    const at = (name: string, n = 0) => tried.filter(([x]) => x === name)[n][1];
+    expect(tried.map(([name]) => name).slice(0, 5)).toEqual(['start', 'a', 'b', 'a', 'b']);
+    expect(at('start') - began).toBeGreaterThanOrEqual(2_000);
+    expect(at('a') - at('start')).toBeGreaterThanOrEqual(390);
+    expect(at('b') - at('a')).toBeGreaterThanOrEqual(390);
+    // Their second turns keep the first turns' distance (a timer never fires early).
+    expect(at('a', 1) - at('a')).toBeGreaterThanOrEqual(1_490);
+    expect(at('b', 1) - at('a', 1)).toBeGreaterThanOrEqual(200);
+  });
+
   it('runs a task once when two workers share the database', async () => {
     let runs = 0;
     const task: PeriodicTask = { name: `shared-${Math.random()}`, everyMs: 3_600_000, run: async () => void runs++ };

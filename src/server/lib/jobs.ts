@@ -237,6 +237,12 @@ export function startWorker(
     handlers: Record<string, JobHandler>;
     tasks: PeriodicTask[];
     pollMs?: number;
+    /**
+     * The tasks' first tries are this far apart, in the list's order (default 1 s; decision 0755), after
+     * the first at 2 s; a task that runs at every start is tried first. Each task's clock starts at its
+     * first try, so tasks of one period stay apart.
+     */
+    spreadMs?: number;
     log: (msg: string, err?: unknown) => void;
     /** Called after each periodic task this instance ran (name, milliseconds). */
     onTaskRun?: (name: string, ms: number) => void;
@@ -282,7 +288,9 @@ export function startWorker(
       })()),
   );
   timers.push(setInterval(() => void poll(), opts.pollMs ?? 5000));
-  for (const task of opts.tasks) {
+  const spread = opts.spreadMs ?? 1000;
+  const startFirst = [...opts.tasks.filter((x) => x.atEveryStart), ...opts.tasks.filter((x) => !x.atEveryStart)];
+  for (const [i, task] of startFirst.entries()) {
     let first = true;
     const run = guard(task.name, async () => {
       const always = first && task.atEveryStart;
@@ -299,8 +307,17 @@ export function startWorker(
         opts.onTaskTried?.(task.name, true);
       }
     });
-    timers.push(setTimeout(() => void run(), 2000));
-    timers.push(setInterval(() => void run(), task.everyMs));
+    const firstTry = setTimeout(
+      () => {
+        if (stopping.signal.aborted) return;
+        const clock = setInterval(() => void run(), task.everyMs);
+        clock.unref();
+        timers.push(clock);
+        void run();
+      },
+      2000 + i * spread,
+    );
+    timers.push(firstTry);
   }
   for (const t of timers) t.unref();
   return {
