@@ -117,6 +117,16 @@ beforeAll(async () => {
   await t.ctx.db.execute(
     sql`update profiles set available_until = now() + interval '1 day' where city_id between ${BIG} and ${BIG + SMALL} and user_id % 2 = 0`,
   );
+  // An "available now" that has ended for some others: in the partial index, never shown as available.
+  await t.ctx.db.execute(
+    sql`update profiles set available_until = now() - interval '1 hour' where city_id between ${BIG} and ${BIG + SMALL} and user_id % 2 = 1 and user_id % 3 = 0`,
+  );
+  // A video for 5 in 13 (the video list's stretches read its index and leave its test out of `ok`).
+  await t.ctx.db.execute(
+    sql`insert into media (user_id, type, status, storage_key, mime)
+        select user_id, 'video', 'approved', 'v/' || user_id || '/walk.mp4', 'video/mp4' from profiles
+        where city_id between ${BIG} and ${BIG + SMALL} and user_id % 13 < 5`,
+  );
   // Microseconds in every bumped_at, as now() writes them.
   await t.ctx.db.execute(
     sql`update listings set bumped_at = date_trunc('second', bumped_at) + interval '654321 microseconds'
@@ -208,6 +218,8 @@ describe('the nearby walk', () => {
         sql`p.available_until > now() and p.shown_birth_date is not null`,
       ],
       [{ category: 'male', filters: { age_min: 25 } }, sql`p.gender = 'male' and p.shown_birth_date is not null`],
+      [{ filters: { video: true, available: true } }, sql`p.user_id % 13 < 5 and p.available_until > now()`],
+      [{ filters: { video: true } }, sql`p.user_id % 13 < 5`],
     ] as const) {
       const want = await expected(where);
       expect(want.length).toBeLessThan(NEARBY_MAX_PAGE * PAGE_SIZE);
