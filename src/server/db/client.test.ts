@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { DatabaseLockedError, openDatabase } from './client';
+import { describe, expect, it, vi } from 'vitest';
+import { DatabaseLockedError, IDLE_KEEP_MS, openDatabase } from './client';
 import { sql } from 'drizzle-orm';
 import { backend, openTestDatabase } from '../test/helpers';
 import { rowsOf } from './bulk-insert';
@@ -68,6 +68,31 @@ describe.runIf(backend === 'postgres')('PostgreSQL sessions of the app', () => {
       );
       for (const r of rows) expect(rowsOf<{ n: string; jit: string }>(r)[0]).toMatchObject({ n: '0', jit: 'off' });
     } finally {
+      await database.close();
+    }
+  });
+
+  it('keep their connections through a lull of a minute, and let them go after the keep (decision 0756)', async () => {
+    const database = await openTestDatabase('idle');
+    // Three at once, each on its own connection of the pool: the backends' process ids.
+    const backends = async () => {
+      const rows = await Promise.all(
+        Array.from({ length: 3 }, () => database.db.execute(sql`select pg_backend_pid() as pid, pg_sleep(0.05)`)),
+      );
+      return new Set(rows.map((r) => rowsOf<{ pid: number }>(r)[0].pid));
+    };
+    try {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const first = await backends();
+      expect(first.size).toBe(3);
+      // pg-pool's own 10 s would have closed all three.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(await backends()).toEqual(first);
+      await vi.advanceTimersByTimeAsync(IDLE_KEEP_MS + 1_000);
+      const later = await backends();
+      expect([...later].filter((pid) => first.has(pid))).toEqual([]);
+    } finally {
+      vi.useRealTimers();
       await database.close();
     }
   });
