@@ -274,13 +274,14 @@ export async function hashedPicture(db: Conn, mediaId: number, version: number):
 
 /**
  * Pictures (not videos: their posters are never compared) still hashed with an older version, with the
- * key of their largest stored JPEG.
+ * key of their largest stored JPEG. Asked every minute: a range of media_older_hash (docs/decisions/0757),
+ * whose predicate these conditions repeat as written (a literal, not a parameter, for the type).
  */
-export async function picturesOfOlderHash(db: Conn, version: number, limit: number) {
+export function picturesOfOlderHash(db: Conn, version: number, limit: number) {
   return db
     .select({ id: media.id, userId: media.userId, storageKey: media.storageKey, version: media.phashVersion })
     .from(media)
-    .where(and(sql`${media.phashVersion} < ${version}`, sql`${media.phash} is not null`, ne(media.type, 'video')))
+    .where(and(sql`${media.phashVersion} < ${version}`, sql`${media.phash} is not null and ${media.type} <> 'video'`))
     .orderBy(asc(media.id))
     .limit(limit);
 }
