@@ -77,8 +77,9 @@ const END = '<!-- directory-bench:end -->';
 const MIX_SIZE = PROFILES === 50_000 ? '' : `-${PROFILES}`;
 const MIX_BEGIN = `<!-- directory-mix${MIX_SIZE}:begin -->`;
 const MIX_END = `<!-- directory-mix${MIX_SIZE}:end -->`;
-const FILTERS_BEGIN = '<!-- directory-filters:begin -->';
-const FILTERS_END = '<!-- directory-filters:end -->';
+// The filtered lists likewise (issue 27 item 1 asks for both sizes).
+const FILTERS_BEGIN = `<!-- directory-filters${MIX_SIZE}:begin -->`;
+const FILTERS_END = `<!-- directory-filters${MIX_SIZE}:end -->`;
 const NEARBY_BEGIN = '<!-- directory-nearby:begin -->';
 const NEARBY_END = '<!-- directory-nearby:end -->';
 
