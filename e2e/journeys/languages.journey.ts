@@ -56,6 +56,26 @@ export function englishSentences(other = 'de', minWords = 3): string[] {
   return [...sentences];
 }
 
+/**
+ * The Spanish sentences a Portuguese page must not show (issue 27 item 6: Spanish is only the fallback of
+ * a missing key): every Spanish value (split at its placeholders) of `minWords` words or more whose
+ * Portuguese text differs, and that no Portuguese text contains (words the two languages share).
+ */
+export function spanishSentences(minWords = 2): string[] {
+  const es = catalogue('es');
+  const pt = catalogue('pt');
+  const ptTexts = [...pt.values()];
+  const sentences = new Set<string>();
+  for (const [key, value] of es) {
+    if (pt.get(key) === value) continue;
+    for (const part of value.split(/\{\{[^}]+\}\}|<[^>]+>/)) {
+      const text = part.trim();
+      if (text.split(/\s+/).length >= minWords && !ptTexts.some((p) => p.includes(text))) sentences.add(text);
+    }
+  }
+  return [...sentences];
+}
+
 const rawKey = /\b[a-z][a-zA-Z]*(?::[a-z][a-zA-Z]*)?(?:\.[a-z][a-zA-Z0-9]*){2,}\b/;
 
 async function visibleText(page: Page): Promise<string> {
@@ -67,7 +87,7 @@ async function visibleText(page: Page): Promise<string> {
  * The page shows `lang` (html lang), no English catalogue sentence and no raw catalogue key. Auto-waiting:
  * a signed-in user's language arrives with the start fetch, and the display switches then.
  */
-async function expectLanguage(page: Page, lang: 'de' | 'es', sentences: string[], where: string) {
+async function expectLanguage(page: Page, lang: 'de' | 'es' | 'pt', sentences: string[], where: string) {
   await expect(page.locator('html'), `${where}: <html lang>`).toHaveAttribute('lang', lang);
   const text = async () => (await visibleText(page)).replace(/\s+/g, ' ');
   await expect
@@ -76,7 +96,7 @@ async function expectLanguage(page: Page, lang: 'de' | 'es', sentences: string[]
         const shown = await text();
         return sentences.filter((s) => shown.includes(s));
       },
-      { message: `${where}: English sentences on a page in ${lang}` },
+      { message: `${where}: sentences of another language on a page in ${lang}` },
     )
     .toEqual([]);
   await expect
@@ -338,6 +358,78 @@ test('languages: ?lang=es pages come from the server in Spanish @375x812', async
     serverHtml: true,
     shot,
   });
+});
+
+test('languages: a Portuguese visitor on ?lang=pt sees no Spanish sentence on the directory, profile, edit and checkout screens @375x812', async ({
+  page,
+  baseUrl,
+  shot,
+}) => {
+  await acceptedNotice(page);
+  const country = await busiestCountry(page, baseUrl);
+  const phrases = spanishSentences(2);
+  const sentences = spanishSentences(3);
+  assert.ok(sentences.length > 100, `the Spanish catalogue yields sentences (${sentences.length})`);
+  const shown = async () => (await visibleText(page)).replace(/\s+/g, ' ');
+  // The check can see Spanish: the same country page in Spanish shows some of these phrases.
+  await page.goto(`${baseUrl}/escorts/${country.slug}?lang=es`);
+  await page.getByTestId('profile-card').first().waitFor();
+  await expect
+    .poll(
+      async () => {
+        const text = await shown();
+        return phrases.filter((p) => text.includes(p)).length;
+      },
+      { message: 'the Spanish page shows phrases of the list' },
+    )
+    .toBeGreaterThan(0);
+
+  await page.goto(`${baseUrl}/countries?lang=pt`);
+  await page.getByTestId('country-list').waitFor();
+  // Registered from a Portuguese page: her account speaks Portuguese.
+  const account = await completeAdvertiser(page, 'lang-pt', 64);
+  const visit = async (where: string, url: string, ready: () => Promise<unknown>, step?: string) => {
+    const res = await page.goto(`${baseUrl}${url}${url.includes('?') ? '&' : '?'}lang=pt`);
+    assert.ok(res?.ok(), `${where}: ${res?.status()}`);
+    assert.match((await res!.text()) ?? '', /<html lang="pt"/, `${where}: server <html lang>`);
+    await ready();
+    await expectLanguage(page, 'pt', where === 'profile' ? sentences : phrases, where);
+    if (step) await shot(step);
+  };
+  await visit(
+    'country',
+    `/escorts/${country.slug}`,
+    () => page.getByTestId('profile-card').first().waitFor(),
+    '1-pt-country',
+  );
+  const nav = await page.evaluate(
+    (slug) =>
+      window.__directoryApp!.api<{ places: Array<{ slug: string }> }>('/directory/getNavigation', {
+        method: 'POST',
+        body: { country: slug },
+      }),
+    country.slug,
+  );
+  const city = nav.places[0];
+  assert.ok(city, 'the busiest country has a city with listings');
+  await visit('city', `/escorts/${country.slug}/${city.slug}`, () =>
+    page.getByTestId('profile-card').first().waitFor(),
+  );
+  const href = await page.getByTestId('profile-card').first().locator('a').first().getAttribute('href');
+  assert.ok(href);
+  await visit(
+    'profile',
+    new URL(href, baseUrl).pathname,
+    () => page.getByTestId('profile-name').first().waitFor(),
+    '2-pt-profile',
+  );
+  await visit('edit', `/edit/${account.id}`, () => page.locator('h1').first().waitFor(), '3-pt-edit');
+  await visit(
+    'checkout',
+    '/checkout/cart?add=standard_topup',
+    () => page.getByTestId('cart-item').first().waitFor(),
+    '4-pt-checkout',
+  );
 });
 
 // Screenshots of five screens per language at 375 px for docs/screenshots (E2E_DOCS_SCREENSHOTS=1).
