@@ -250,12 +250,12 @@ export const profiles = pgTable(
     index('profiles_search_trgm').using('gin', sql`${t.searchText} gin_trgm_ops`),
     // Admin search by phone, typed with or without spaces.
     index('profiles_phone_trgm').using('gin', sql`replace(${t.phone}, ' ', '') gin_trgm_ops`),
-    // The next end of "available now" (the directory's versions) and the filters of issue 27, item 1.
     // How many profiles are listed (the admin's overview and its hourly snapshot; docs/decisions/0757):
     // this index counted, not every profile's row read (0.4 s at 500,000).
     index('profiles_listed')
       .on(t.userId)
       .where(sql`${t.listed}`),
+    // The next end of "available now" (the directory's versions) and the filters of issue 27, item 1.
     index('profiles_available_until')
       .on(t.availableUntil)
       .where(sql`${t.availableUntil} is not null`),
