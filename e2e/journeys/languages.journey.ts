@@ -173,6 +173,42 @@ interface Tour {
   shot: (step: string) => Promise<string>;
 }
 
+type Visit = (where: string, path: string, ready: () => Promise<unknown>, shot?: string) => Promise<unknown>;
+
+/** The country's list, its busiest city's and the first profile there, each checked by `visit`. */
+async function directoryScreens(
+  page: Page,
+  country: string,
+  visit: Visit,
+  shots: { country: string; profile: string },
+) {
+  await visit(
+    'country',
+    `/escorts/${country}`,
+    () => page.getByTestId('profile-card').first().waitFor(),
+    shots.country,
+  );
+  const nav = await page.evaluate(
+    (slug) =>
+      window.__directoryApp!.api<{ places: Array<{ slug: string }> }>('/directory/getNavigation', {
+        method: 'POST',
+        body: { country: slug },
+      }),
+    country,
+  );
+  const city = nav.places[0];
+  assert.ok(city, 'the busiest country has a city with listings');
+  await visit('city', `/escorts/${country}/${city.slug}`, () => page.getByTestId('profile-card').first().waitFor());
+  const href = await page.getByTestId('profile-card').first().locator('a').first().getAttribute('href');
+  assert.ok(href);
+  await visit(
+    'profile',
+    new URL(href, page.url()).pathname,
+    () => page.getByTestId('profile-name').first().waitFor(),
+    shots.profile,
+  );
+}
+
 /**
  * The judged tour (issue 13): home, a country, a city, a profile, search, countries, feed, shop, help
  * and the account screen, each with no English sentence, no raw key and the right <html lang>.
@@ -196,33 +232,7 @@ async function tour(page: Page, t: Tour) {
   };
 
   await visit('home', '/', () => page.getByTestId('top-countries').waitFor(), '1-home');
-  await visit(
-    'country',
-    `/escorts/${t.country.slug}`,
-    () => page.getByTestId('profile-card').first().waitFor(),
-    '2-country',
-  );
-  const nav = await page.evaluate(
-    (country) =>
-      window.__directoryApp!.api<{ places: Array<{ slug: string }> }>('/directory/getNavigation', {
-        method: 'POST',
-        body: { country },
-      }),
-    t.country.slug,
-  );
-  const city = nav.places[0];
-  assert.ok(city, 'the busiest country has a city with listings');
-  await visit('city', `/escorts/${t.country.slug}/${city.slug}`, () =>
-    page.getByTestId('profile-card').first().waitFor(),
-  );
-  const href = await page.getByTestId('profile-card').first().locator('a').first().getAttribute('href');
-  assert.ok(href);
-  await visit(
-    'profile',
-    new URL(href, t.origin).pathname,
-    () => page.getByTestId('profile-name').first().waitFor(),
-    '3-profile',
-  );
+  await directoryScreens(page, t.country.slug, visit, { country: '2-country', profile: '3-profile' });
   await visit('search', `/search?q=${encodeURIComponent(t.country.name.slice(0, 4))}`, () =>
     page.locator('h1').first().waitFor(),
   );
@@ -396,33 +406,7 @@ test('languages: a Portuguese visitor on ?lang=pt sees no Spanish sentence on th
     await expectLanguage(page, 'pt', where === 'profile' ? sentences : phrases, where);
     if (step) await shot(step);
   };
-  await visit(
-    'country',
-    `/escorts/${country.slug}`,
-    () => page.getByTestId('profile-card').first().waitFor(),
-    '1-pt-country',
-  );
-  const nav = await page.evaluate(
-    (slug) =>
-      window.__directoryApp!.api<{ places: Array<{ slug: string }> }>('/directory/getNavigation', {
-        method: 'POST',
-        body: { country: slug },
-      }),
-    country.slug,
-  );
-  const city = nav.places[0];
-  assert.ok(city, 'the busiest country has a city with listings');
-  await visit('city', `/escorts/${country.slug}/${city.slug}`, () =>
-    page.getByTestId('profile-card').first().waitFor(),
-  );
-  const href = await page.getByTestId('profile-card').first().locator('a').first().getAttribute('href');
-  assert.ok(href);
-  await visit(
-    'profile',
-    new URL(href, baseUrl).pathname,
-    () => page.getByTestId('profile-name').first().waitFor(),
-    '2-pt-profile',
-  );
+  await directoryScreens(page, country.slug, visit, { country: '1-pt-country', profile: '2-pt-profile' });
   await visit('edit', `/edit/${account.id}`, () => page.locator('h1').first().waitFor(), '3-pt-edit');
   await visit(
     'checkout',
