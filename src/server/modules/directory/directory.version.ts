@@ -12,11 +12,14 @@
 //   of each such commit before the writer's promise resolves (CommitWatch). The version read is kept
 //   until then, or until the app's clock reaches the next expiry (or goes back before the read): no
 //   query per request.
-import { sql } from 'drizzle-orm';
 import type { Category } from '#shared/constants.ts';
 import type { AppContext } from '../../context';
-import { commitWatchOf, queryRows } from '../../db/client';
+import { commitWatchOf } from '../../db/client';
 import { FreshBatch, FreshRead } from '../../lib/fresh-read';
+import { readVersionRow } from './version.repo';
+
+/** The bench's node:http reference sends the same statement (bench/directory.bench.ts names it here). */
+export { versionStatement } from './version.repo';
 
 interface Read {
   version: string;
@@ -56,21 +59,6 @@ const readers = new WeakMap<AppContext, FreshRead<Read>>();
 const known = new WeakMap<AppContext, Read>();
 
 /**
- * The version read as one statement's text (the bench's node:http reference sends the same): the counter,
- * the database's token and start time, the next expiry, tour start or end of "available now" after `at`
- * (epoch ms; a literal, see readVersion) and, when profiles are named (integers, checked by the caller),
- * their live figures, and the scopes named. The work is the function of migration 0018 (decision 0731):
- * its inner statements' plans are kept per connection, where this text built per batch was planned on
- * every read (4 ms of planning for 2.5 ms of work, the cost of every cached answer).
- */
-export function versionStatement(at: number, profileIds: number[] = [], scopes: string[] = []): string {
-  const keys = scopes.length ? `array[${scopes.map(literal).join(', ')}]::text[]` : `'{}'::text[]`;
-  const ids = profileIds.length ? `array[${profileIds.join(',')}]::int[]` : `'{}'::int[]`;
-  return `select o_version as version, o_next as next, o_live as live, o_base as base, o_scopes as scopes
-    from directory_read_versions('${new Date(at).toISOString()}'::timestamptz, ${keys}, ${ids})`;
-}
-
-/**
  * What a cached answer depends on (docs/decisions/0730), named by what the request gives (slugs, ids):
  * the database resolves them in the version read itself, so a scoped answer costs the round trip a
  * global one did.
@@ -101,8 +89,6 @@ export const placesVersion = (v: string) => {
   return bar < 0 ? v : v.slice(0, bar);
 };
 
-const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
-
 /** A batch key naming a profile whose live figures the read takes (others are scopes). */
 const LIVE = '#';
 
@@ -116,26 +102,17 @@ async function readVersion(ctx: AppContext, keys?: ReadonlySet<string>): Promise
   // A listing that expires (or a tour that starts) at T changes the answers at T without any write: the
   // next such moment after the app's clock (ctx.now(), the clock the lists filter by) is part of the
   // version, so the first read after T has a new key. The database's token and start time keep apart databases sharing one Redis,
-  // and a database restored from a backup (its counter went back). Raw SQL: one string made by the
-  // database from its own functions, on every request's path (docs/decisions/0915); the moment is a
-  // literal (toISOString() has no quote), so the statement has no parameter and takes the simple
-  // protocol: a bound parameter measured ~0.3 ms more per read.
+  // and a database restored from a backup (its counter went back). The statement is version.repo.ts's.
   // The live figures of the profiles named (integers, checked, so literals too), in the same statement:
-  // one snapshot, one round trip. Same columns as findProfileLive (directory.repo.ts); the moment as epoch
-  // ms, which JSON keeps exact. The scopes named likewise (docs/decisions/0730).
+  // one snapshot, one round trip. Same columns as findProfileLive (profile-read.repo.ts); the moment as
+  // epoch ms, which JSON keeps exact. The scopes named likewise (docs/decisions/0730).
   const named: number[] = [];
   const scoped: string[] = [];
   for (const key of keys ?? []) {
     if (!key.startsWith(LIVE)) scoped.push(key);
     else if (Number.isSafeInteger(Number(key.slice(1)))) named.push(Number(key.slice(1)));
   }
-  const [row] = await queryRows<{
-    version: string;
-    next: string | null;
-    live?: unknown;
-    base?: string;
-    scopes?: unknown;
-  }>(ctx.db, sql.raw(versionStatement(at, named, scoped)));
+  const row = await readVersionRow(ctx.db, at, named, scoped);
   if (!row) throw new Error('directory_version has no row (migration 0006)');
   const read: Read = { version: row.version, at, next: row.next === null ? null : Number(row.next), generation };
   // Kept only if no commit came since before the query was sent (the query may not have seen it).
