@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { DatabaseLockedError, IDLE_KEEP_MS, openDatabase } from './client';
+import pg from 'pg';
+import { connectionLost, DatabaseLockedError, IDLE_KEEP_MS, openDatabase } from './client';
 import { sql } from 'drizzle-orm';
 import { backend, openTestDatabase } from '../test/helpers';
 import { rowsOf } from './bulk-insert';
@@ -95,5 +96,98 @@ describe.runIf(backend === 'postgres')('PostgreSQL sessions of the app', () => {
       vi.useRealTimers();
       await database.close();
     }
+  });
+});
+
+describe.runIf(backend === 'postgres')('PostgreSQL connections lost (decision 1017)', () => {
+  /** Ends the given backends from a connection of the test's own. */
+  async function terminate(pids: number[]) {
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [pids]);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('a read whose connection is ended under it runs once more on a new one; a write does not', async () => {
+    const database = await openTestDatabase('lost_read');
+    try {
+      const pid = async () =>
+        rowsOf<{ pid: number }>(await database.db.execute(sql`select pg_backend_pid() as pid`))[0].pid;
+      const first = await pid();
+      // The statement ends its own connection when it runs on the first one (the only idle one of the pool):
+      // its first attempt is lost, the second runs on a new connection.
+      const res = await database.db.execute(
+        sql`select case when pg_backend_pid() = ${first} then pg_terminate_backend(pg_backend_pid()) end as ended, pg_backend_pid() as pid`,
+      );
+      expect(rowsOf<{ pid: number }>(res)[0].pid).not.toBe(first);
+      // A statement that is not a read is not sent twice: the caller hears of the loss.
+      await database.db.execute(sql`create table lost_write (n int)`);
+      const second = await pid();
+      const failed = await database.db
+        .execute(
+          sql`with w as (insert into lost_write values (1) returning n) select pg_terminate_backend(pg_backend_pid()) from w`,
+        )
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
+      expect(second).not.toBe(first);
+      expect(connectionLost(failed)).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('a transaction whose connection is ended between two statements fails as "connection lost", and the process lives on', async () => {
+    const database = await openTestDatabase('lost_tx');
+    const crashes: unknown[] = [];
+    const onCrash = (err: unknown) => crashes.push(err);
+    process.on('uncaughtException', onCrash);
+    try {
+      const failed = await database.db
+        .transaction(async (tx) => {
+          const pid = rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0].pid;
+          await terminate([pid]);
+          // The client, checked out, hears of the end while idle: an 'error' event on it (no listener would crash).
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await tx.execute(sql`select 1`);
+        })
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
+      expect(failed).not.toBeNull();
+      expect(connectionLost(failed)).toBe(true);
+      expect(crashes).toEqual([]);
+      // The dead client was dropped: the next statements run.
+      expect(rowsOf<{ one: number }>(await database.db.execute(sql`select 1 as one`))[0].one).toBe(1);
+      await database.db.transaction(async (tx) => tx.execute(sql`select 1`));
+    } finally {
+      process.off('uncaughtException', onCrash);
+      await database.close();
+    }
+  });
+
+  it('tells a lost connection from a failed statement', () => {
+    expect(
+      connectionLost(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
+    expect(
+      connectionLost(new Error('Failed query: select 1', { cause: new Error('Connection terminated unexpectedly') })),
+    ).toBe(true);
+    expect(
+      connectionLost(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    ).toBe(true);
+    expect(connectionLost(Object.assign(new Error('x'), { code: '08006' }))).toBe(true);
+    expect(connectionLost(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(connectionLost(Object.assign(new Error('deadlock detected'), { code: '40P01' }))).toBe(false);
+    expect(
+      connectionLost(new Error('Failed query: select 1', { cause: Object.assign(new Error('x'), { code: '22008' }) })),
+    ).toBe(false);
   });
 });

@@ -321,6 +321,9 @@ function poolOf(url: string, max: number, settings: string) {
     connectionString: url,
     max,
     idleTimeoutMillis: IDLE_KEEP_MS,
+    // A database that does not answer the connection (a black-holed host, a full PgBouncer queue) fails the
+    // request with 503 after this, instead of holding it for ever (decision 1017).
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits the hook's promise; @types/pg says void
     onConnect: async (conn) => {
       await conn.query(settings).catch((err: Error) => {
@@ -331,7 +334,91 @@ function poolOf(url: string, max: number, settings: string) {
   // An idle connection can be cut by the server (restart, failover, admin). node-postgres then emits
   // 'error' on the pool, which would crash the process without a listener; the pool reconnects anyway.
   pool.on('error', (err) => console.warn(`PostgreSQL connection lost: ${err.message}`));
+  // A connection cut while it is checked out (a transaction between two statements, the migration's
+  // client) emits 'error' on the client itself, and pg-pool takes its own listener off at checkout: without
+  // one of ours the process would end (decision 1017). The statement that was running, or the next one,
+  // fails; the client is not queryable any more and pg-pool drops it when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => console.warn(`PostgreSQL connection lost while in use: ${err.message}`));
+  });
+  markConnectFailures(pool);
+  retryReadsOnce(pool);
   return pool;
+}
+
+const UNREACHABLE = Symbol('database unreachable');
+
+/**
+ * Any failure to get a connection (refused, timed out, too many connections, a database that does not
+ * accept connections now, starting up) says the database is out of reach, whatever its code: marked
+ * here, so the error handler answers 503 (decision 1017). pg-pool's own query() connects through this too.
+ */
+function markConnectFailures(pool: pg.Pool) {
+  const connect = pool.connect.bind(pool) as (cb?: (...a: unknown[]) => void) => Promise<unknown> | undefined;
+  const mark = (err: unknown) => {
+    if (err && typeof err === 'object') (err as Record<symbol, boolean>)[UNREACHABLE] = true;
+    return err;
+  };
+  (pool as unknown as { connect: unknown }).connect = (cb?: (err: unknown, ...rest: unknown[]) => void) =>
+    cb
+      ? connect((err, ...rest) => cb(err ? mark(err) : err, ...rest))
+      : connect()!.catch((err: unknown) => Promise.reject(mark(err)));
+}
+
+/** How long a request waits for a connection to PostgreSQL (a new one, or a free one of the pool). */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * A read outside a transaction whose connection was lost (the server ended it; it was cut while idle and
+ * the pool had not noticed yet) runs once more on another connection (decision 1017). Only statements
+ * that begin with SELECT: a lost write may or may not have committed, and is the caller's to decide on; a
+ * transaction runs on a checked-out client, not through here.
+ */
+function retryReadsOnce(pool: pg.Pool) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
+    const [config] = args;
+    const text = typeof config === 'string' ? config : (config as { text?: string } | undefined)?.text;
+    if (args.some((a) => typeof a === 'function') || !READ.test(text ?? '')) return query(...args);
+    return query(...args).catch((err: unknown) => {
+      if (!connectionLost(err)) throw err;
+      return query(...args);
+    });
+  };
+}
+const READ = /^\s*select\b/i;
+
+/** SQLSTATEs and socket errors that say the connection is gone or cannot be made, not that a statement failed. */
+const CONNECTION_CODES = new Set([
+  '57P01', // admin_shutdown: pg_terminate_backend, a fast shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up, in recovery
+  '53300', // too_many_connections
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|Connection ended unexpectedly|not queryable|timeout exceeded when trying to connect|terminating connection/i;
+
+/**
+ * The error says the database could not be reached or the connection was lost (SQLSTATE class 08 and the
+ * codes above, node-postgres's own messages), through any wrapper (drizzle's DrizzleQueryError keeps the
+ * driver's error as `cause`; an AggregateError of several addresses keeps them in `errors`).
+ */
+export function connectionLost(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 5) return false;
+  if ((err as Record<symbol, unknown>)[UNREACHABLE]) return true;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (e.code.startsWith('08') || CONNECTION_CODES.has(e.code))) return true;
+  if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message) && !e.cause) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => connectionLost(x, depth + 1))) return true;
+  return connectionLost(e.cause, depth + 1);
 }
 
 /**

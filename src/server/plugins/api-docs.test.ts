@@ -91,16 +91,16 @@ describe('API document', () => {
         '/api/edit/videoFile/{id}',
         'video/mp4',
         { type: 'string', format: 'binary' },
-        ['401', '403', '404', '414', '422'],
+        ['401', '403', '404', '414', '422', '503'],
         partial,
       ],
       [
         '/api/admin/photo-id/{requestId}',
         'image/jpeg',
         { type: 'string', format: 'binary' },
-        ['401', '403', '404', '414', '422'],
+        ['401', '403', '404', '414', '422', '503'],
       ],
-      ['/api/payment/getTransactionsCsv', 'text/csv', { type: 'string' }, ['401', '403', '422']],
+      ['/api/payment/getTransactionsCsv', 'text/csv', { type: 'string' }, ['401', '403', '422', '503']],
     ];
     for (const [path, type, body, errors, others = []] of downloads) {
       const responses = doc.paths[path]?.get?.responses ?? {};
@@ -143,16 +143,19 @@ describe('API document', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs.json' })).json<Document>();
     const statuses = (path: string, method: string) =>
       Object.keys(doc.paths[path]?.[method]?.responses ?? {}).filter((s) => Number(s) >= 400);
-    // Public, no path value, no body: only a card number in the query string is refused (0810).
-    expect(statuses('/api/app/config', 'get')).toEqual(['422']);
+    // Public, no path value, no body: only a card number in the query string is refused (0810); and like
+    // every call that reads the database, 503 while it is out of reach (decision 1017).
+    expect(statuses('/api/app/config', 'get')).toEqual(['422', '503']);
+    // Liveness reads no database: never 503 for one.
+    expect(statuses('/api/health/live', 'get')).not.toContain('503');
     // signedIn: 401; a body: 403 (another site, no CSRF token), 413, 415, 422. Each says what it means.
-    expect(statuses('/api/app/ping', 'post')).toEqual(['401', '403', '413', '415', '422']);
+    expect(statuses('/api/app/ping', 'post')).toEqual(['401', '403', '413', '415', '422', '503']);
     expect(doc.paths['/api/app/ping'].post.responses?.['401'].description).toMatch(/not signed in/i);
     // may(): 401, 403 and 404; a path value: 404 and 414.
-    expect(statuses('/api/edit/getGallery/{id}', 'get')).toEqual(['401', '403', '404', '414', '422']);
+    expect(statuses('/api/edit/getGallery/{id}', 'get')).toEqual(['401', '403', '404', '414', '422', '503']);
     // adminOnly for the whole plugin (guardEvery), and a 404 the handler declares itself.
-    expect(statuses('/api/admin/getOverview', 'get')).toEqual(['401', '403', '422']);
-    expect(statuses('/api/admin/flag', 'post')).toEqual(['401', '403', '404', '413', '415', '422']);
+    expect(statuses('/api/admin/getOverview', 'get')).toEqual(['401', '403', '422', '503']);
+    expect(statuses('/api/admin/flag', 'post')).toEqual(['401', '403', '404', '413', '415', '422', '503']);
     // A rate limit: 429.
     expect(statuses('/api/directory/impressions', 'post')).toContain('429');
     expect(statuses('/api/payment/makePayment', 'post')).toEqual(['401', '403', '413', '415', '422', '429', '503']);

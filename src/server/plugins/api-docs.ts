@@ -11,6 +11,13 @@ import { cardSearched } from './card-guard';
 
 type TransformArgs = Parameters<typeof jsonSchemaTransform>[0];
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the route reads no database (liveness), so it never answers 503 for one out of reach. */
+    database?: boolean;
+  }
+}
+
 const HOOKS = ['onRequest', 'preParsing', 'preValidation', 'preHandler'] as const;
 
 /**
@@ -24,7 +31,9 @@ const HOOKS = ['onRequest', 'preParsing', 'preValidation', 'preHandler'] as cons
  * - the statuses its own hooks say they answer (auth/guards.ts: signedIn 401; adminOnly 401 and 403;
  *   `may` 401, 403 and 404; sameOriginJson 403 and 415). A plugin's hooks are not the route's: a plugin
  *   that guards all its routes does it with guardEvery (guards.ts), which declares the same way;
- * - 429 where a rate limit is configured.
+ * - 429 where a rate limit is configured;
+ * - 503 on every route that reads the database (all but those whose config says `database: false`, such as
+ *   liveness): a database out of reach, or a connection lost under the request (decision 1017).
  * The statuses a handler raises by itself are in the route's own response map.
  */
 export function declaredErrors(instance: FastifyInstance, route: RouteOptions): ErrorStatus[] {
@@ -37,7 +46,9 @@ export function declaredErrors(instance: FastifyInstance, route: RouteOptions): 
   if (/[:*]/.test(route.url)) add(404, 414);
   if (withBody) add(403, 413, ...(parsesJson ? ([415, 422] as const) : []));
   for (const hook of HOOKS.flatMap((h) => [route[h] ?? []].flat())) add(...answersOf(hook));
-  if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit) add(429);
+  const config = route.config as { rateLimit?: unknown; database?: boolean } | undefined;
+  if (config?.rateLimit) add(429);
+  if (config?.database !== false) add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 

@@ -6,7 +6,7 @@ import { VALIDATION_MESSAGE } from '#shared/api/errors.ts';
 import { msg, parseMessageText, type Message } from '#shared/api/messages.ts';
 import { humanize } from '#shared/api/zod-messages.ts';
 import { CSRF_COOKIE } from '#shared/constants.ts';
-import { pgErrorCode } from '../db/client';
+import { connectionLost, pgErrorCode } from '../db/client';
 import { AppError, ValidationError } from '../lib/errors';
 import { callLanguage, translateKey } from '../lib/message-i18n';
 
@@ -26,6 +26,9 @@ function validationFromZod(issues: Array<{ instancePath: string; message?: strin
   }
   return new ValidationError(errors);
 }
+
+/** What a 503 for a database out of reach asks the caller to wait: a restart or failover takes seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Serialisation failure, deadlock: the transaction was rolled back whole. */
 const TRANSIENT = new Set(['40001', '40P01']);
@@ -71,6 +74,15 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .code(503)
         .header('retry-after', '1')
+        .send({ message: msg('errors.busy') });
+    }
+    if (connectionLost(err)) {
+      // The database could not be reached, or the connection was lost under the request (decision 1017): a
+      // transaction that lost it was not committed; the pool connects anew for the next request.
+      request.log.warn({ err }, 'database out of reach');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
         .send({ message: msg('errors.busy') });
     }
     request.log.error({ err }, 'unhandled error');

@@ -107,6 +107,11 @@ const hostileText = fc.oneof(
     'spam',
     '1990-01-01',
     '2026-13-45',
+    // Days PostgreSQL cannot store, or whose next day it cannot (issue 42 item 7).
+    '0000-01-01',
+    '0001-01-01',
+    '9999-12-31',
+    '294277-01-01',
     'someone@example.test',
     owner.username,
     owner.email,

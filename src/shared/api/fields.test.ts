@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { coercedId, id, MAX_ID, requiredString, text } from './fields';
+import { AuditLogBody } from '../schemas/admin';
+import { AddToCartBody } from '../schemas/money';
+import { TourDatesBody } from '../schemas/profile-edit';
+import { coercedId, id, isoDay, MAX_ID, requiredString, text } from './fields';
 import { messageText } from './messages';
 
 describe('shared field builders', () => {
@@ -22,5 +25,19 @@ describe('shared field builders', () => {
     expect(field.parse('a\tb\r\nc')).toBe('a\tb\r\nc');
     expect(requiredString('Login').safeParse('\u0000').success).toBe(false);
     expect(requiredString('Login').parse('  anna  ')).toBe('anna');
+  });
+});
+
+describe('days the API takes (issue 42 item 7)', () => {
+  it('lie between 1900-01-01 and 2999-12-31 in every date field: audit filters, cart tours, tour dates, statements', () => {
+    const day = isoDay();
+    for (const ok of ['1900-01-01', '2026-12-07', '2999-12-31']) expect(day.safeParse(ok).success, ok).toBe(true);
+    for (const bad of ['0000-01-01', '0001-01-01', '1899-12-31', '3000-01-01', '9999-12-31', '2026-02-30'])
+      expect(day.safeParse(bad).success, bad).toBe(false);
+    const tour = { uid: 'additional_location', city_id: 1 };
+    expect(AddToCartBody.safeParse({ ...tour, from: '0001-01-01' }).success).toBe(false);
+    expect(AddToCartBody.safeParse({ ...tour, from: '2026-12-10', until: '2026-12-12' }).success).toBe(true);
+    expect(AuditLogBody.safeParse({ until: '9999-12-31' }).success).toBe(false);
+    expect(TourDatesBody.safeParse({ listing_id: 1, from: '0000-01-01', until: null }).success).toBe(false);
   });
 });

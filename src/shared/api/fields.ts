@@ -64,3 +64,17 @@ export function optionalString(label: string, max = 1000) {
     .max(max, tooLong(label, max))
     .optional();
 }
+
+/**
+ * The first and last day any date of the API may name (issue 42 item 7): PostgreSQL stores neither a year
+ * 0 nor, as a timestamp, the day after 294276-12-31, and a filter's "until" is read as the start of the
+ * next day, so a bound is needed on both sides; nothing the site does lies outside these.
+ */
+export const FIRST_DATE = '1900-01-01';
+export const LAST_DATE = '2999-12-31';
+
+/** A calendar date written YYYY-MM-DD, between FIRST_DATE and LAST_DATE (a 422 with the range otherwise). */
+export const isoDay = (message = messageText('validation.isoDate')) =>
+  z.iso.date(message).refine((v) => v >= FIRST_DATE && v <= LAST_DATE, {
+    message: messageText('validation.dateRange', { from: FIRST_DATE, until: LAST_DATE }),
+  });

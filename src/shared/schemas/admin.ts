@@ -3,7 +3,7 @@
 // queue, duplicate pictures and the audit log. Bodies are strict: an unknown key is a 422.
 import { z } from 'zod';
 import { blankMessage } from '../api/errors';
-import { id, optionalString, requiredString, text } from '../api/fields';
+import { id, isoDay, optionalString, requiredString, text } from '../api/fields';
 import { DECLINE_REASONS, FEEDBACK_REASONS } from '../constants';
 import { MEDIA_TYPES, Picture } from './media';
 import { messageText } from '../api/messages';
@@ -226,8 +226,8 @@ export const AuditLogBody = z.strictObject({
   actor_id: id().optional(),
   target_user_id: id().optional(),
   /** ISO dates (UTC days), inclusive. */
-  from: z.iso.date().optional(),
-  until: z.iso.date().optional(),
+  from: isoDay().optional(),
+  until: isoDay().optional(),
 });
 export type AuditLogBody = z.infer<typeof AuditLogBody>;
 

@@ -3,7 +3,7 @@
 // a 422, so no call can set a field it does not name.
 import { z } from 'zod';
 import { blankMessage, NotificationBody } from '../api/errors';
-import { coercedId, requiredString, text } from '../api/fields';
+import { coercedId, FIRST_DATE, requiredString, text } from '../api/fields';
 import { MIN_AGE, PIN_LENGTH } from '../constants';
 import { ageOn, isCalendarDate } from '../rules/date-of-birth.ts';
 import { messageText } from '../api/messages';
@@ -40,7 +40,10 @@ export const usernameField = (label = 'Username') =>
 export const dateOfBirthField = (label = 'Date of birth') =>
   requiredString(label, 10)
     .regex(/^\d{4}-\d{2}-\d{2}$/, messageText('auth:errors.dateFormat'))
-    .refine(isCalendarDate, { error: messageText('auth:errors.dateInvalid', { label }), abort: true })
+    .refine((v) => isCalendarDate(v) && v >= FIRST_DATE, {
+      error: messageText('auth:errors.dateInvalid', { label }),
+      abort: true,
+    })
     .refine((v) => ageOn(v, new Date()) >= MIN_AGE, {
       error: messageText('auth:errors.tooYoung', { age: MIN_AGE }),
     });

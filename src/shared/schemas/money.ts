@@ -8,7 +8,7 @@
 // below) and gives our API the token only; a body that carries anything like a card number is refused
 // with 422 before it is read.
 import { z } from 'zod';
-import { coercedId, text, withoutControlCharacters } from '../api/fields';
+import { coercedId, isoDay, text, withoutControlCharacters } from '../api/fields';
 import { messageText } from '../api/messages';
 import { LANGUAGES } from '../constants';
 
@@ -40,7 +40,7 @@ export const IdempotencyKey = z
   .min(8)
   .max(100)
   .regex(/^[A-Za-z0-9_-]+$/, messageText('validation.referenceChars'));
-const isoDate = z.iso.date();
+const isoDate = isoDay();
 
 // ---------------------------------------------------------------- products
 
@@ -481,8 +481,32 @@ export const HeldAccount = z.object({
   balance: z.number(),
   reason: z.enum(HOLD_REASONS),
   since: z.string(),
+  /**
+   * Charged to her beyond a load (refunds and chargebacks that together took more than it credited, both
+   * booked because the money left), not yet looked at: releasing the hold marks it looked at. 0: none.
+   */
+  beyond_load: z.number(),
 });
-export const HeldAccountsResponse = z.object({ data: z.array(HeldAccount), currency: z.string() });
+/**
+ * A provider's signed notification that named no payment of ours (decision 0420): kept for an admin to
+ * match, and listed until the same event naming the right payment is applied.
+ */
+export const UnmatchedNotification = z.object({
+  provider: z.string(),
+  event_id: z.string(),
+  type: z.string(),
+  /** What it named: our reference (`pay_<id>`) and/or the provider's id of the sale, charge or invoice. */
+  reference: z.string(),
+  /** Minor units, when it carried one. */
+  amount: z.number().nullable(),
+  deliveries: z.number(),
+  received_at: z.string(),
+});
+export const HeldAccountsResponse = z.object({
+  data: z.array(HeldAccount),
+  currency: z.string(),
+  unmatched: z.array(UnmatchedNotification),
+});
 export type HeldAccountsResponse = z.infer<typeof HeldAccountsResponse>;
 
 /** POST /api/admin/releaseHold: lets a held account spend again (not while its balance is below zero). */

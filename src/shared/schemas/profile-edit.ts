@@ -5,7 +5,7 @@
 // Strict objects: unknown keys are refused.
 import { z } from 'zod';
 import { blankMessage } from '../api/errors';
-import { id, optionalString, requiredString, text } from '../api/fields';
+import { id, isoDay, optionalString, requiredString, text } from '../api/fields';
 import { GENDERS, SERVICES, SEXUALITIES, WEEKDAYS, RATE_KEYS } from '../constants';
 import {
   ABOUT_MAX,
@@ -365,7 +365,7 @@ export const FindCitiesQuery = z.strictObject({
 export const CitiesResponse = z.object({ data: z.array(CityRef.extend({ population: z.number() })) });
 export type CitiesResponse = z.infer<typeof CitiesResponse>;
 
-const isoDate = z.iso.date(messageText('validation.isoDate'));
+const isoDate = isoDay();
 
 /**
  * POST /edit/setTourDates/{id}: the dates of one additional location. Spec section 5: a tour location may

@@ -9,7 +9,7 @@ import { MessageBody, ValidationErrorBody } from '../api/errors';
  * missing), 403 refused (another site, a signed-in call without its CSRF token, not allowed), 404 not
  * found (a malformed path parameter too), 413 too large, 414 a path parameter over the length limit, 415
  * not JSON, 422 input that does not read (with the messages per field), 429 too many calls, 503 busy (a
- * database conflict still failing after its retries, a payment provider out of reach).
+ * database conflict still failing after its retries, the database or a payment provider out of reach).
  */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 414 | 415 | 422 | 429 | 503;
 type Envelope<S extends ErrorStatus> = S extends 422 ? typeof ValidationErrorBody : typeof MessageBody;
@@ -25,7 +25,7 @@ const MEANING: Record<ErrorStatus, string> = {
   415: 'The body is not of a type this call reads.',
   422: 'The input does not read: a message and the messages per field (a card number anywhere too).',
   429: 'Too many calls: try again later (Retry-After when known).',
-  503: 'Busy, or a provider out of reach: try again (Retry-After).',
+  503: 'Busy, the database or a provider out of reach: try again (Retry-After).',
 };
 
 /** The shared envelopes (api/errors.ts), each with its status's meaning. */

@@ -543,6 +543,20 @@ describe('audit log', () => {
     const future = (await asAdmin.post('/api/admin/getAuditLog', { from: '2100-01-01' })).json().data;
     expect(future).toEqual([]);
     expect((await asAdmin.post('/api/admin/getAuditLog', { action: "x' or 1=1" })).statusCode).toBe(422);
+    // Days PostgreSQL cannot store (year 0), or whose next day it cannot: a 422 naming the range, not a 500.
+    for (const range of [
+      { from: '0000-01-01' },
+      { until: '9999-12-31' },
+      { from: '1899-12-31' },
+      { until: '3000-01-01' },
+    ]) {
+      const refused = await asAdmin.post('/api/admin/getAuditLog', range);
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json().errors[Object.keys(range)[0]]).toEqual(['Dates lie between 1900-01-01 and 2999-12-31.']);
+    }
+    expect((await asAdmin.post('/api/admin/getAuditLog', { from: '1900-01-01', until: '2999-12-31' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('records product price changes with before and after', async () => {
