@@ -39,6 +39,7 @@ import { nameLanguage } from '../geo/city-names';
 import type { Visitor } from '../../lib/visitor-count';
 import { renderProfileHtml } from '../seo/seo.html';
 import * as service from './directory.service';
+import { search } from './search.service';
 import { answerCache, scopedAnswer, visitorProfile as cachedProfile } from './directory.cache';
 import { scopes } from './directory.version';
 
@@ -230,7 +231,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
         reply,
         `search|${JSON.stringify(req.body.q)}|${listFilterKey(req.body.filters)}|${req.query.page}|${namesKey(req)}`,
         DirectoryPage,
-        (v) => service.search(ctx, req.body.q, req.query.page, v, callLanguage(req), req.body.filters),
+        (v) => search(ctx, req.body.q, req.query.page, v, callLanguage(req), req.body.filters),
         scopes.content,
       ),
   );

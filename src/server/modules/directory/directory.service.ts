@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { notification } from '#shared/api/errors.ts';
 import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category, type Language } from '#shared/constants.ts';
 import type { z } from 'zod';
-import { COUNTED_TOTAL_PAGES, LIST_MAX_PAGE, NEARBY_MAX_PAGE, TOURS_AHEAD_DAYS } from '#shared/schemas/directory.ts';
+import { LIST_MAX_PAGE, NEARBY_MAX_PAGE, TOURS_AHEAD_DAYS } from '#shared/schemas/directory.ts';
 import { filterKey, hasFilters, normalizeFilters } from '#shared/rules/list-filters.ts';
 import type {
   ListFilters,
@@ -12,12 +12,10 @@ import type {
   Navigation,
   NearbyBody,
   Profile,
-  ProfileItem,
   ToursAhead,
 } from '#shared/schemas/directory.ts';
-import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import * as policy from '../../policies';
 import type { SessionUser } from '../../plugins/session';
@@ -27,8 +25,9 @@ import { countsToday, type Visitor } from '../../lib/visitor-count';
 import { directoryVersion, placesVersion } from './directory.version';
 import * as repo from './directory.repo';
 import { walkNearby } from './nearby-ranks';
-import { localizeProfile, presentItem, presentProfile } from './directory.presenter';
-import { nameLanguage, namesInCountry, namesOfCities, namesOfListings, namesOfProfileCities } from '../geo/city-names';
+import { COUNTED_TOTAL, pageTotal, presentItems } from './list-page.service';
+import { localizeProfile, presentProfile } from './directory.presenter';
+import { nameLanguage, namesInCountry, namesOfCities, namesOfProfileCities } from '../geo/city-names';
 import { msg } from '#shared/api/messages.ts';
 
 // Every key starts with the directory version (directory.cache.ts, docs/decisions/0700): nothing here is
@@ -36,9 +35,6 @@ import { msg } from '#shared/api/messages.ts';
 interface Caches {
   counts: TtlCache<number>;
   navigation: TtlCache<Navigation>;
-  flags: TtlCache<boolean>;
-  estimates: TtlCache<repo.SearchEstimate>;
-  corrections: TtlCache<string[][]>;
   nearbyCities: TtlCache<repo.CityWithListings[]>;
   countries: TtlCache<{ code: string; slug: string; name: string } | null>;
   cities: TtlCache<{ id: number; slug: string; name: string } | null>;
@@ -52,9 +48,6 @@ function cachesOf(ctx: AppContext): Caches {
     c = {
       counts: new TtlCache(60_000),
       navigation: new TtlCache(60_000, 2000),
-      flags: new TtlCache(60_000),
-      estimates: new TtlCache(60_000),
-      corrections: new TtlCache(600_000),
       nearbyCities: new TtlCache(60_000),
       countries: new TtlCache(600_000, 1000),
       cities: new TtlCache(600_000, 20_000),
@@ -65,14 +58,10 @@ function cachesOf(ctx: AppContext): Caches {
   return c;
 }
 
-/**
- * Periodic task: the word list behind typo tolerance brought up to date with the profiles' text changes
- * written since (decision 0739: triggers keep them; nothing to do when nothing changed).
- */
-export const refreshSearchWords = (db: Db) => repo.foldSearchWords(db);
-
-/** The word list rebuilt from every listed profile's text (the seed, after its bulk writes). */
-export const rebuildSearchWords = (db: Db) => repo.rebuildSearchWords(db);
+// The search lives in search.service.ts, nearby in nearby.service.ts (docs/decisions/0760). These names
+// stay reachable from here for their callers outside the module (seo, the seed, the periodic tasks) and
+// for this module's tests.
+export { mergesPostings, rebuildSearchWords, refreshSearchWords, search, searchReadsMatches } from './search.service';
 
 async function resolveScope(ctx: AppContext, filter: DirectoryFilter, v: string) {
   const { countries, cities } = cachesOf(ctx);
@@ -98,29 +87,6 @@ const CATEGORY_TITLES: Record<Category, string> = {
   trans: 'TS/TV Escorts',
   dom: 'Domination',
 };
-
-/**
- * Listing rows as items, their cities named in `lang` where GeoNames has a name (docs/decisions/0604).
- * `position`: the first row's place in the list (none for search and nearby).
- */
-export async function presentItems(
-  ctx: AppContext,
-  rows: repo.ListingRow[],
-  lang: Language,
-  position?: number,
-): Promise<ProfileItem[]> {
-  const nl = nameLanguage(lang);
-  const names = nl
-    ? await namesOfListings(
-        ctx.db,
-        rows.map((r) => r.listing_id),
-        nl,
-      )
-    : null;
-  return rows.map((r, i) =>
-    presentItem(r, ctx.media, ctx.now(), position === undefined ? undefined : position + i, names?.get(r.listing_id)),
-  );
-}
 
 /**
  * `v`: the directory version the answer is made for (read now when not given); `lang`: the reader's,
@@ -192,52 +158,6 @@ export async function getDirectory(
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
   return { data, page, has_more: hasMore, ...pageTotal(filters ? total : undefined, total, offset + data.length) };
 }
-
-/** Rows counted before a total says "more than" (decision 0735). */
-const COUNTED_TOTAL = COUNTED_TOTAL_PAGES * PAGE_SIZE;
-
-/**
- * The total of a page: `counted` (up to COUNTED_TOTAL + 1) says "more than COUNTED_TOTAL" past it; an exact
- * count (`counted` undefined) is `exact`. Never less than the rows paging has shown up to this page.
- */
-function pageTotal(counted: number | undefined, exact: number, shown: number): { total: number; total_more?: true } {
-  if (counted !== undefined && counted > COUNTED_TOTAL) return { total: COUNTED_TOTAL, total_more: true };
-  return { total: Math.max(counted ?? exact, shown) };
-}
-
-/**
- * A search whose words at most this many profiles use reads those profiles first, then sorts them
- * (decision 0736); a commoner one walks the ranking and stops when the page is full, unless the walk
- * would read more (searchReadsMatches).
- */
-const SEARCH_FEW_MATCHES = 1000;
-
-/**
- * Whether a search page reads its matches first (decision 0743). Reading them costs about one row per
- * match; the walk of the ranking, one row per entry it passes, and it passes entries/matches of them for
- * each row of the page and the pages before it, more when filters drop some of the matches. So the
- * matches are read first when matches^2 <= rows * entries * k: k = 2 (a walked row costs about twice a
- * read match: each is a heap fetch in rank order against a bitmap read in the table's order), 8 with
- * filters (a filter keeps about a quarter of the matches). At 500,000 profiles, page 1: up to about 4,800
- * matches, 9,600 filtered; at 50,000 about 1,500 and 3,000. Read from the postings (decision 0748: every
- * word three characters or more), a match is an index entry, not a heap block: k = 20 unfiltered (the
- * walk's row ~6 us against ~0.5 us, measured at 50,000), filtered too since the matches are sorted before
- * their facts are read (decision 0751: only as many as the page needs): up to about 15,800 matches at
- * 500,000 and 4,800 at 50,000.
- */
-export function searchReadsMatches(
-  estimate: repo.SearchEstimate,
-  rows: number,
-  filtered: boolean,
-  postings = false,
-): boolean {
-  if (estimate.matches <= SEARCH_FEW_MATCHES) return true;
-  return estimate.matches ** 2 <= rows * estimate.entries * (postings ? 20 : filtered ? 8 : 2);
-}
-
-/** The known words when a search merges them (SEARCH_MERGED_WORDS), else undefined. */
-export const mergesPostings = (known: string[][] | undefined) =>
-  known?.every((words) => words.length <= repo.SEARCH_MERGED_WORDS) ? known : undefined;
 
 /** At most this many coming visitors on a city page. */
 const TOURS_AHEAD_MAX = 60;
@@ -311,59 +231,6 @@ export async function countProfileView(ctx: AppContext, userId: number, visitor:
 }
 
 const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
-
-export async function search(
-  ctx: AppContext,
-  q: string,
-  page: number,
-  v?: string,
-  lang: Language = 'en',
-  listFilters?: ListFilters,
-): Promise<DirectoryPage> {
-  const terms = repo.searchTerms(foldText(q));
-  const offset = (page - 1) * PAGE_SIZE;
-  if (!terms.length) return { data: [], page, has_more: false, total: 0 };
-  v ??= await directoryVersion(ctx);
-  // Exact matches first; only a query that matches nothing exactly falls back to typo tolerance:
-  // each word is replaced by the nearest real words of the directory ("lodnon" -> "london").
-  const key = `${v}|${terms.join(' ')}`;
-  const exact = terms.map((t) => [t]);
-  const groups = (await cachesOf(ctx).flags.get(key, () => repo.hasMatch(ctx.db, exact)))
-    ? exact
-    : await cachesOf(ctx).corrections.get(key, () => repo.correctTerms(ctx.db, terms));
-  if (!groups.every((g) => g.length)) return { data: [], page, has_more: false, total: 0 };
-  // The total counts what paging reaches with the same words, up to COUNTED_TOTAL_PAGES pages ("more than"
-  // past them: bounded work, docs/decisions/0730, 0735), so it is the same on every page; counted once per
-  // version and query.
-  const filters = hasFilters(listFilters) ? { filters: normalizeFilters(listFilters), now: ctx.now() } : undefined;
-  const fkey = filters ? `|${filterKey(filters.filters)}|${filters.now.toISOString().slice(0, 10)}` : '';
-  // Rare words: the matching profiles first, then their order (decisions 0736, 0743); the estimate is
-  // cached like the flags.
-  const words = JSON.stringify(groups);
-  const estimate = await cachesOf(ctx).estimates.get(`${v}|estimate|${words}`, () =>
-    repo.estimateSearch(ctx.db, groups),
-  );
-  const postings = repo.searchesPostings(groups);
-  const few = searchReadsMatches(estimate, offset + PAGE_SIZE + 1, !!filters, postings);
-  const ordered = repo.rarestFirst(groups, estimate);
-  const known = mergesPostings(repo.knownRarestFirst(estimate));
-  const [rows, total] = await Promise.all([
-    repo.searchByWords(ctx.db, ordered, PAGE_SIZE + 1, offset, filters, few, known),
-    cachesOf(ctx).counts.get(`${v}|search|${words}${fkey}`, () =>
-      repo.countByWords(
-        ctx.db,
-        ordered,
-        COUNTED_TOTAL + 1,
-        filters,
-        searchReadsMatches(estimate, COUNTED_TOTAL + 1, !!filters, postings),
-        known,
-      ),
-    ),
-  ]);
-  const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang);
-  const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
-  return { data, page, has_more: hasMore, ...pageTotal(total, total, offset + data.length) };
-}
 
 /** Great-circle distance in km (the same formula as the SQL of findNearby). */
 function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number) {

@@ -4,7 +4,7 @@ import { and, desc, eq, gte, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { cities, countries, listings, media } from '../../db/schema';
-import { activeAt, itemProfileColumns, l, m, p, selectListings } from './directory.repo';
+import { activeAt, itemProfileColumns, l, m, p, selectListings } from './listing-rows.repo';
 
 /** A profile's home city (its home listing; a profile without one shows none). */
 const hl = alias(listings, 'hl');
