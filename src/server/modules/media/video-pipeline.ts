@@ -2,7 +2,13 @@
 // maintained any more). probeVideo refuses what is not a video we take; convertVideo writes an MP4
 // (H.264/AAC, faststart) with every piece of metadata dropped, re-muxing when the streams already
 // suit a browser and transcoding otherwise; posterFrame grabs a still for the image pipeline.
+// openConversionDir gives a conversion its temporary directory, named after its process, and removes
+// those of processes that are gone (killed in the middle of a conversion).
 import { spawn } from 'node:child_process';
+import type { Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { fileTypeFromFile } from 'file-type';
 import { msg } from '#shared/api/messages.ts';
 import { MEDIA_LIMITS } from '#shared/schemas/media.ts';
@@ -227,4 +233,95 @@ export async function posterFrame(video: string, duration: number, signal?: Abor
       else reject(new Error(`ffmpeg could not take a poster frame (${code})`));
     });
   });
+}
+
+// Temporary directories of conversions (issue 42, item 8; docs/decisions/1011). An instance killed in the
+// middle of a conversion (SIGKILL, out of memory, power) leaves the upload and a half-written MP4, up to
+// a few hundred MB, that nothing would ever remove. Each directory is named after its process
+// (directory-video-<host>-<pid>-<random>) and touched every minute while it is in use; the next
+// conversion on the machine, and every start, removes those whose process is gone. A sibling instance
+// sharing the temporary directory keeps its own: on this host its pid still answers, and one of another
+// host (whose pids cannot be asked) is removed only when it has not been touched for an hour.
+
+const CONVERSION_PREFIX = 'directory-video-';
+const HEARTBEAT_MS = 60_000;
+/** A directory untouched this long belongs to no running conversion, whoever made it. */
+export const ORPHANED_AFTER_MS = 60 * 60_000;
+/** The conversion directories this process made and has not closed. */
+const madeHere = new Set<string>();
+
+function conversionOwner(name: string): { host: string; pid: number } | undefined {
+  const m = /^directory-video-(.+)-(\d+)-[A-Za-z0-9]{6}$/.exec(name);
+  if (!m) return undefined;
+  try {
+    return { host: decodeURIComponent(m[1]), pid: Number(m[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function processIsGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function isOrphaned(dir: string, owner: { host: string; pid: number }, stat: Stats, now: number): boolean {
+  if (now - stat.mtimeMs > ORPHANED_AFTER_MS) return true;
+  if (owner.host !== os.hostname()) return false;
+  // Our own pid, not made by us: an earlier process of this container that had the same pid.
+  if (owner.pid === process.pid) return !madeHere.has(dir);
+  return processIsGone(owner.pid);
+}
+
+/**
+ * Removes the conversion directories under `root` whose process is gone; returns them. Never one of a
+ * running process (this one's included).
+ */
+export async function removeOrphanedConversions(root = os.tmpdir()): Promise<string[]> {
+  const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
+  const removed: string[] = [];
+  const now = Date.now();
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !entry.name.startsWith(CONVERSION_PREFIX)) continue;
+    const owner = conversionOwner(entry.name);
+    const dir = path.resolve(root, entry.name);
+    if (!owner) continue;
+    const stat = await fs.stat(dir).catch(() => undefined);
+    if (!stat || !isOrphaned(dir, owner, stat, now)) continue;
+    await fs.rm(dir, { recursive: true, force: true });
+    removed.push(dir);
+  }
+  return removed;
+}
+
+export interface ConversionDir {
+  path: string;
+  /** Removes the directory and what is in it. */
+  close(): Promise<void>;
+}
+
+/** A temporary directory for one conversion, after removing those that dead processes left. */
+export async function openConversionDir(root = os.tmpdir()): Promise<ConversionDir> {
+  await removeOrphanedConversions(root);
+  const name = `${CONVERSION_PREFIX}${encodeURIComponent(os.hostname())}-${process.pid}-`;
+  const dir = path.resolve(await fs.mkdtemp(path.join(root, name)));
+  madeHere.add(dir);
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    fs.utimes(dir, now, now).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  return {
+    path: dir,
+    async close() {
+      clearInterval(heartbeat);
+      await fs.rm(dir, { recursive: true, force: true });
+      madeHere.delete(dir);
+    },
+  };
 }

@@ -1,17 +1,17 @@
 // The conversion job: whichever instance takes it fetches the staged upload from the store into a
 // temporary directory of its own, converts it there (ffmpeg), and streams the MP4 and poster back to the
-// private side of the store, where they wait for an admin.
+// private side of the store, where they wait for an admin. Before it, it removes the temporary
+// directories of conversions whose process is gone (openConversionDir).
 // A run that is handed back (shutdown) or loses its lease stops at once (ffmpeg killed) and removes
 // only what it wrote itself: the staged upload and the row's state belong to the worker that takes the
 // job over (docs/decisions/0005).
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { JobHandler } from '../../lib/jobs';
 import { processImage } from './image-pipeline';
 import { imageColumns, imageFiles, putAll, removeKeys, token } from './media-files';
 import * as repo from './media.repo';
-import { convertVideo, posterFrame, probeVideo } from './video-pipeline';
+import { convertVideo, openConversionDir, posterFrame, probeVideo } from './video-pipeline';
 import { VIDEO_JOB } from './video.service';
 
 /** Job: converts a staged upload into the MP4 and poster that wait (privately) for an admin. */
@@ -20,7 +20,8 @@ export const processVideoJob: JobHandler = async (ctx, payload, run) => {
   const row = await repo.findMediaById(ctx.db, Number(payload.mediaId));
   if (!row || row.type !== 'video' || row.status !== 'processing') return;
   const staging = row.storageKey;
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'video-'));
+  const work = await openConversionDir();
+  const dir = work.path;
   const written: string[] = [];
   try {
     const input = path.join(dir, 'in');
@@ -83,7 +84,7 @@ export const processVideoJob: JobHandler = async (ctx, payload, run) => {
     // The row says "failed" to its owner; the job keeps the reason for whoever runs the site.
     throw err;
   } finally {
-    await fs.rm(dir, { recursive: true, force: true });
+    await work.close();
   }
 };
 
