@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from './env';
 
@@ -57,5 +59,29 @@ describe('the environment schema', () => {
     expect(loadEnv({ CARD_PROVIDER: 'verotel', VEROTEL_SHOP_ID: '12345', VEROTEL_SIGNATURE_KEY: 'key' })).toMatchObject(
       { VEROTEL_URL: 'https://secure.verotel.com', VEROTEL_TEST_MODE: 'false' },
     );
+  });
+  it('waits SHUTDOWN_DELAY seconds before closing the listener: 5 in production, 0 otherwise (decision 1011)', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://example.com' };
+    expect(loadEnv(production).SHUTDOWN_DELAY).toBe(5);
+    expect(loadEnv({ ...production, SHUTDOWN_DELAY: '' }).SHUTDOWN_DELAY).toBe(5);
+    expect(loadEnv({ ...production, SHUTDOWN_DELAY: '0' }).SHUTDOWN_DELAY).toBe(0);
+    expect(loadEnv({}).SHUTDOWN_DELAY).toBe(0);
+    expect(loadEnv({ NODE_ENV: 'test', SHUTDOWN_DELAY: '1.5' }).SHUTDOWN_DELAY).toBe(1.5);
+    for (const bad of ['-1', 'soon', '3601'])
+      expect(() => loadEnv({ SHUTDOWN_DELAY: bad }), bad).toThrow(/SHUTDOWN_DELAY/);
+  });
+
+  it('fits SHUTDOWN_DELAY and SHUTDOWN_TIMEOUT in the stop grace of the shipped unit and compose file, with room to spare', () => {
+    const deploy = path.resolve(import.meta.dirname, '../../deploy');
+    const read = (f: string) => fs.readFileSync(path.join(deploy, f), 'utf8');
+    const example = Object.fromEntries(
+      [...read('app.env.example').matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1], m[2]]),
+    );
+    const env = loadEnv({ ...example, SESSION_SECRET: 'a'.repeat(64) });
+    expect(env).toMatchObject({ SHUTDOWN_DELAY: 5, SHUTDOWN_TIMEOUT: 20 });
+    // The hand-back, the database's close and a slow supervisor get the rest: at least 5 s.
+    const needed = env.SHUTDOWN_DELAY + env.SHUTDOWN_TIMEOUT + 5;
+    expect(Number(/^TimeoutStopSec=(\d+)$/m.exec(read('directory@.service'))?.[1])).toBeGreaterThanOrEqual(needed);
+    expect(Number(/stop_grace_period: (\d+)s/.exec(read('compose.yaml'))?.[1])).toBeGreaterThanOrEqual(needed);
   });
 });

@@ -125,7 +125,14 @@ const EnvSchema = z
      * job of a dead instance is taken over after at most this long (docs/decisions/0005).
      */
     JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
-    /** Seconds SIGTERM waits for requests in flight before it closes what is left and exits. */
+    /**
+     * Seconds between SIGTERM and the listener's close, while readiness answers 503 and requests are still
+     * served: a load balancer learns of the drain from its health check, not from refused connections.
+     * Unset: 5 in production, 0 otherwise (docs/decisions/1011). With SHUTDOWN_TIMEOUT it must fit the
+     * supervisor's stop grace (TimeoutStopSec, stop_grace_period).
+     */
+    SHUTDOWN_DELAY: z.coerce.number().min(0).max(3600).optional(),
+    /** Seconds SIGTERM waits, once the listener is closed, for requests in flight before it closes what is left and exits. */
     SHUTDOWN_TIMEOUT: z.coerce.number().min(0).max(3600).default(20),
   })
   .superRefine((env, ctx) => {
@@ -184,7 +191,10 @@ function checkS3(env: Omit<ParsedEnv, 'dataDir'>, ctx: z.RefinementCtx) {
     issue(env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID', 'set both or neither');
 }
 
-export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
+export type Env = Omit<z.infer<typeof EnvSchema>, 'SHUTDOWN_DELAY'> & { SHUTDOWN_DELAY: number; dataDir: string };
+
+/** SHUTDOWN_DELAY when it is not set: a load balancer checks readiness every few seconds in production. */
+export const defaultShutdownDelay = (nodeEnv: string) => (nodeEnv === 'production' ? 5 : 0);
 
 /** Every variable the server reads (the deployment files are checked against it). */
 export const ENV_NAMES: readonly string[] = Object.keys(EnvSchema.shape);
@@ -203,5 +213,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new InvalidEnvError(`Invalid environment:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  return {
+    ...parsed.data,
+    SHUTDOWN_DELAY: parsed.data.SHUTDOWN_DELAY ?? defaultShutdownDelay(parsed.data.NODE_ENV),
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+  };
 }

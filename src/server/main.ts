@@ -1,6 +1,7 @@
 // Starts the server: environment, database with migrations, demo data on first start, background
-// worker, HTTP. SIGTERM (or SIGINT) drains it: readiness answers 503, the worker stops and hands its
-// running job back, requests in flight get SHUTDOWN_TIMEOUT seconds, then the process exits 0.
+// worker, HTTP. SIGTERM (or SIGINT) drains it (shutdown.ts): readiness answers 503 for SHUTDOWN_DELAY
+// seconds while requests are still served, the worker hands its running job back, then the listener
+// closes, requests in flight get SHUTDOWN_TIMEOUT seconds, and the process exits 0.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { openRuntime } from './bootstrap';
@@ -10,7 +11,9 @@ import { startWorker } from './lib/jobs';
 import type { RedisLog } from './lib/redis';
 import { importCityNames } from './modules/geo/city-names';
 import { importGeo } from './modules/geo/geo-import';
+import { removeOrphanedConversions } from './modules/media/video-pipeline';
 import { seedDemo } from './modules/seed/seed';
+import { drainOnSignals } from './shutdown';
 import { jobHandlers, periodicTasks } from './tasks';
 
 /** Errors whose message tells the operator what to do: printed as they are, without a stack. */
@@ -46,40 +49,26 @@ async function main() {
     onTaskRun: (task, ms) => server.log.info({ task, ms }, 'periodic task ran'),
   });
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      // A second signal: the operator does not want to wait for the drain.
-      server.log.warn({ signal }, 'stopping now, without waiting for the drain');
-      process.exit(1);
-    }
-    stopping = true;
-    const began = performance.now();
-    server.log.info({ signal, timeoutSeconds: env.SHUTDOWN_TIMEOUT }, 'shutting down');
-    ctx.lifecycle!.draining = true;
-    const force = setTimeout(() => {
-      server.log.warn('requests still open after SHUTDOWN_TIMEOUT: closing their connections');
-      server.server.closeAllConnections();
-    }, env.SHUTDOWN_TIMEOUT * 1000);
-    force.unref();
-    const [settled] = await Promise.all([
-      worker
-        .stop()
-        .catch((err: unknown) => server.log.error({ err }, 'handing the running job back failed'))
-        // The handed-back job's handler has seen its signal (the video job kills ffmpeg and removes its
-        // own files); it gets the same time as the requests to return.
-        .then(() => worker.settled(env.SHUTDOWN_TIMEOUT * 1000)),
-      server.close(),
-    ]);
-    clearTimeout(force);
-    // A handler that is still running past the timeout: on PostgreSQL its connections end with the
-    // process; the embedded database is always closed, so its files are left whole.
-    if (settled || ctx.dbKind === 'pglite') await runtime.close();
-    server.log.info({ ms: Math.round(performance.now() - began) }, 'stopped');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // SIGTERM or SIGINT: readiness 503 for SHUTDOWN_DELAY seconds while requests are still served, then
+  // the listener closes and requests in flight get SHUTDOWN_TIMEOUT seconds (shutdown.ts, decision 1011).
+  drainOnSignals({
+    app: server,
+    delaySeconds: env.SHUTDOWN_DELAY,
+    timeoutSeconds: env.SHUTDOWN_TIMEOUT,
+    lifecycle: ctx.lifecycle!,
+    stopWorker: () => worker.stop(),
+    workerSettled: (ms) => worker.settled(ms),
+    // A handler still running past the timeout keeps the PostgreSQL pool until the process ends.
+    closeRuntime: async (settled) => {
+      if (settled || ctx.dbKind === 'pglite') await runtime.close();
+    },
+    log: server.log,
+  });
+  // Conversions of an instance that was killed (SIGKILL, a crash) left their temporary files.
+  void removeOrphanedConversions().then(
+    (removed) => removed.length && server.log.info({ removed }, 'removed the temporary files of dead conversions'),
+    (err: unknown) => server.log.warn({ err }, 'could not look for dead conversions'),
+  );
 
   await server.listen({ port: env.PORT, host: env.HOST });
   const port = (server.server.address() as { port: number }).port;
