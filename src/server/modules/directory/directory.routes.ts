@@ -40,6 +40,7 @@ import type { Visitor } from '../../lib/visitor-count';
 import { renderProfileHtml } from '../seo/seo.html';
 import * as service from './directory.service';
 import { search } from './search.service';
+import { nearby } from './nearby.service';
 import { answerCache, scopedAnswer, visitorProfile as cachedProfile } from './directory.cache';
 import { scopes } from './directory.version';
 
@@ -275,7 +276,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
         reply,
         `nearby|${req.body.lat}|${req.body.lng}|${req.body.category}|${listFilterKey(req.body.filters)}|${req.query.page}|${namesKey(req)}`,
         NearbyPage,
-        (v) => service.nearby(ctx, req.body, req.query.page, v, callLanguage(req)),
+        (v) => nearby(ctx, req.body, req.query.page, v, callLanguage(req)),
         scopes.content,
       ),
   );

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { notification } from '#shared/api/errors.ts';
 import { PAGE_SIZE, URGENT_FEEDBACK_REASONS, type Category, type Language } from '#shared/constants.ts';
 import type { z } from 'zod';
-import { LIST_MAX_PAGE, NEARBY_MAX_PAGE, TOURS_AHEAD_DAYS } from '#shared/schemas/directory.ts';
+import { LIST_MAX_PAGE, TOURS_AHEAD_DAYS } from '#shared/schemas/directory.ts';
 import { filterKey, hasFilters, normalizeFilters } from '#shared/rules/list-filters.ts';
 import type {
   ListFilters,
@@ -10,7 +10,6 @@ import type {
   DirectoryPage,
   FeedbackBody,
   Navigation,
-  NearbyBody,
   Profile,
   ToursAhead,
 } from '#shared/schemas/directory.ts';
@@ -19,12 +18,10 @@ import type { Tx } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import * as policy from '../../policies';
 import type { SessionUser } from '../../plugins/session';
-import { Gate } from '../../lib/gate';
 import { TtlCache } from '../../lib/ttl-cache';
 import { countsToday, type Visitor } from '../../lib/visitor-count';
 import { directoryVersion, placesVersion } from './directory.version';
 import * as repo from './directory.repo';
-import { walkNearby } from './nearby-ranks';
 import { COUNTED_TOTAL, pageTotal, presentItems } from './list-page.service';
 import { localizeProfile, presentProfile } from './directory.presenter';
 import { nameLanguage, namesInCountry, namesOfCities, namesOfProfileCities } from '../geo/city-names';
@@ -35,11 +32,8 @@ import { msg } from '#shared/api/messages.ts';
 interface Caches {
   counts: TtlCache<number>;
   navigation: TtlCache<Navigation>;
-  nearbyCities: TtlCache<repo.CityWithListings[]>;
   countries: TtlCache<{ code: string; slug: string; name: string } | null>;
   cities: TtlCache<{ id: number; slug: string; name: string } | null>;
-  /** Nearby pages one at a time on PGlite (its queries run in this thread), a few on PostgreSQL. */
-  nearbyGate: Gate;
 }
 const caches = new WeakMap<AppContext, Caches>();
 function cachesOf(ctx: AppContext): Caches {
@@ -48,10 +42,8 @@ function cachesOf(ctx: AppContext): Caches {
     c = {
       counts: new TtlCache(60_000),
       navigation: new TtlCache(60_000, 2000),
-      nearbyCities: new TtlCache(60_000),
       countries: new TtlCache(600_000, 1000),
       cities: new TtlCache(600_000, 20_000),
-      nearbyGate: new Gate(ctx.dbKind === 'pglite' ? 1 : 4, 50),
     };
     caches.set(ctx, c);
   }
@@ -231,67 +223,6 @@ export async function countProfileView(ctx: AppContext, userId: number, visitor:
 }
 
 const today = (ctx: AppContext) => ctx.now().toISOString().slice(0, 10);
-
-/** Great-circle distance in km (the same formula as the SQL of findNearby). */
-function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number) {
-  const rad = Math.PI / 180;
-  const a =
-    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
-    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
-  return 6371 * 2 * Math.asin(Math.sqrt(a));
-}
-
-export async function nearby(
-  ctx: AppContext,
-  body: z.infer<typeof NearbyBody>,
-  page: number,
-  v?: string,
-  lang: Language = 'en',
-) {
-  const version = v ?? (await directoryVersion(ctx));
-  const filters = hasFilters(body.filters) ? normalizeFilters(body.filters) : undefined;
-  return cachesOf(ctx).nearbyGate.run(() => nearbyPage(ctx, { ...body, filters }, page, version, lang));
-}
-
-async function nearbyPage(ctx: AppContext, body: z.infer<typeof NearbyBody>, page: number, v: string, lang: Language) {
-  const offset = (page - 1) * PAGE_SIZE;
-  const want = offset + PAGE_SIZE + 1; // one row more than the page tells whether another exists
-  // Inside one city every listing is equally far, so the list is the cities nearest first, each in its
-  // directory order. Measuring every listing's distance in SQL cost 340 ms on 50,000 profiles. A profile
-  // listed in several cities shows at the nearest. The page limit (NEARBY_MAX_PAGE) bounds `want`; the
-  // walk reads the cities' rank index in short queries and keeps what it read under the version
-  // (nearby-ranks.ts, docs/decisions/0325).
-  const cities = (
-    await cachesOf(ctx).nearbyCities.get(`${v}|${body.category}`, () => repo.citiesWithListings(ctx.db, body.category))
-  )
-    .map((c) => ({ city_id: c.city_id, listings: c.listings, km: distanceKm(body.lat, body.lng, c.lat, c.lng) }))
-    .sort((a, b) => a.km - b.km);
-  const ranked = await walkNearby(
-    ctx,
-    { version: v, category: body.category, filters: body.filters, now: ctx.now() },
-    cities,
-    want,
-  );
-  // Only the page's own rows are read in full.
-  const onPage = ranked.slice(offset, offset + PAGE_SIZE);
-  const distance = new Map(onPage.map((r) => [r.listing_id, r.km]));
-  const rows = await repo.findListingsByIds(
-    ctx.db,
-    onPage.map((r) => r.listing_id),
-    ctx.now(),
-  );
-  const items = await presentItems(ctx, rows, lang);
-  const data = rows.map((row, i) => ({
-    ...items[i],
-    distance_km: Math.round((distance.get(row.listing_id) ?? 0) * 10) / 10,
-  }));
-  return {
-    data,
-    page,
-    has_more: ranked.length > offset + PAGE_SIZE && page < NEARBY_MAX_PAGE,
-    total: Math.min(ranked.length, offset + data.length),
-  };
-}
 
 /** Impressions: page address -> ids seen there. Each id counts once per flush. */
 export async function recordImpressions(ctx: AppContext, impressions: Record<string, number[]>) {

@@ -13,7 +13,7 @@ import type { Category } from '#shared/constants.ts';
 import type { ListFilters } from '#shared/schemas/directory.ts';
 import { filterKey } from '#shared/rules/list-filters.ts';
 import type { AppContext } from '../../context';
-import * as repo from './directory.repo';
+import * as repo from './nearby.repo';
 
 /** Listings of the rank index one query reads at most (all its cities together). */
 export const SCAN_ROWS = 64;
