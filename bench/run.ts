@@ -2,6 +2,7 @@
 // would measure each other). Every argument goes to the directory benchmark (bench/directory.bench.ts)
 // but --no-money, which skips the money benchmark (bench/money.bench.ts), as --only-mix, --only-filters and --only-nearby do; --backends
 // and --keep-readme go to the money benchmark too. `npm run bench:money` runs it alone, with its options.
+// --only-redis-hang runs the hung-Redis benchmark alone (bench/redis-hang.bench.ts), with the other arguments.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     'only-filters': { type: 'boolean' },
     'only-nearby': { type: 'boolean' },
     'no-money': { type: 'boolean' },
+    'only-redis-hang': { type: 'boolean' },
   },
 });
 const runs: Array<[string, string[]]> = [['bench/directory.bench.ts', given.filter((a) => a !== '--no-money')]];
@@ -30,6 +32,9 @@ if (!values['no-money'] && !values['only-mix'] && !values['only-filters'] && !va
       ...(values['keep-readme'] ? ['--keep-readme'] : []),
     ],
   ]);
+
+if (values['only-redis-hang'])
+  runs.splice(0, runs.length, ['bench/redis-hang.bench.ts', given.filter((a) => a !== '--only-redis-hang')]);
 
 for (const [file, args] of runs) {
   const res = spawnSync(process.execPath, [tsx, file, ...args], { cwd: root, stdio: 'inherit' });

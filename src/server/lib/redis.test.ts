@@ -8,7 +8,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countingProxy, startOwnRedis } from '../test/own-redis';
-import { connectRedis, redisAnswers, RedisNotAnswering, redisReady, redisSilent } from './redis';
+import { connectRedis, redisAnswers, RedisNotAnswering, redisReady, redisSilent, type RedisLog } from './redis';
 import type { Redis } from 'ioredis';
 
 const real = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -49,7 +49,7 @@ afterEach(async () => {
   open = [];
 });
 
-function connect(url: string, commandTimeoutMs: number, log = quiet, probeIntervalMs?: number): Redis {
+function connect(url: string, commandTimeoutMs: number, log: RedisLog = quiet, probeIntervalMs?: number): Redis {
   const redis = connectRedis(url, log, { commandTimeoutMs, probeIntervalMs });
   open.push({ close: () => redis.disconnect() });
   return redis;

@@ -95,7 +95,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
 
 /** Command names in a client's RESP stream (arrays of bulk strings, or inline commands). */
 class CommandReader {
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
   constructor(private readonly onCommand: (name: string) => void) {}
 
   push(chunk: Buffer) {

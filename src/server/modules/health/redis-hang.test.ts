@@ -32,7 +32,7 @@ describe('with Redis hung', () => {
 
   const redis = () => (t.ctx.limiter as RedisRateLimiter).redis;
   /** The answer and how long it took. */
-  const timed = async (ask: () => ReturnType<TestApp['app']['inject']>) => {
+  const timed = async <R>(ask: () => Promise<R>) => {
     const began = performance.now();
     const res = await ask();
     return { res, ms: performance.now() - began };
