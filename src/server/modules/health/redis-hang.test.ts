@@ -80,6 +80,10 @@ describe('with Redis hung', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json().data.map((i: { id: number }) => i.id)).toContain(profileId);
     expect((await t.app.inject({ url: `/api/getProfile/${profileId}` })).statusCode).toBe(200);
+    // A phone reveal (a route limit and a count, both in Redis; 10 s before the breaker): let through,
+    // uncounted, with nothing sent to Redis (counted below).
+    const reveal = await t.app.inject({ method: 'POST', url: `/api/directory/phoneReveal/${profileId}` });
+    expect(reveal.statusCode).toBe(200);
 
     const notReady = await timed(ready);
     expect(notReady.res.statusCode).toBe(503);
