@@ -15,7 +15,7 @@ import { AnswerCache, etagOf, makeAnswer, rawAnswer, type Answer } from '../../l
 import { RedisRateLimiter } from '../../lib/rate-limiter';
 import type { Visitor } from '../../lib/visitor-count';
 import { lastSeenSeconds } from './directory.presenter';
-import { findProfileLive } from './directory.repo';
+import { findProfileLive } from './profile-read.repo';
 import { countProfileView, getProfile } from './directory.service';
 import { directoryVersion, scopedVersion, scopes } from './directory.version';
 import { FreshReads } from '../../lib/fresh-read';

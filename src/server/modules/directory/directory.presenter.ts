@@ -7,7 +7,7 @@ import type { Language } from '#shared/constants.ts';
 import { countryName } from '#shared/views/format.ts';
 import type { MediaStore } from '../../lib/media-store';
 import { pictureOf } from '../media/media.service';
-import type { GalleryRow, ProfileRow } from './directory.repo';
+import type { GalleryRow, ProfileRow } from './profile-read.repo';
 import type { ListingRow } from './listing-rows.repo';
 
 type AvatarColumns = Pick<

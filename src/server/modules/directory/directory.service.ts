@@ -22,6 +22,7 @@ import { TtlCache } from '../../lib/ttl-cache';
 import { countsToday, type Visitor } from '../../lib/visitor-count';
 import { directoryVersion, placesVersion } from './directory.version';
 import * as repo from './directory.repo';
+import { findGallery, findProfile, findTours } from './profile-read.repo';
 import { COUNTED_TOTAL, pageTotal, presentItems } from './list-page.service';
 import { localizeProfile, presentProfile } from './directory.presenter';
 import { nameLanguage, namesInCountry, namesOfCities, namesOfProfileCities } from '../geo/city-names';
@@ -192,13 +193,13 @@ export async function getProfile(
   /** A view is counted once per visitor and day (0808), and only when the route names the visitor. */
   opts: { countView?: boolean; visitor?: Visitor; lang?: Language } = {},
 ): Promise<Profile> {
-  const row = await repo.findProfile(ctx.db, by);
+  const row = await findProfile(ctx.db, by);
   const canEdit = !!row && policy.can(viewer, 'update', policy.profile(row.user_id));
   // Unlisted profiles (hidden, flagged, incomplete) exist only for their owner and admins.
   if (!row || (!row.listed && !canEdit)) throw notFound(msg('directory.profileNotFound'));
   const [gallery, tours] = await Promise.all([
-    repo.findGallery(ctx.db, row.user_id),
-    repo.findTours(ctx.db, row.user_id, ctx.now()),
+    findGallery(ctx.db, row.user_id),
+    findTours(ctx.db, row.user_id, ctx.now()),
   ]);
   // Views count visitors, not the owner looking at her own ad.
   if (!canEdit && opts.countView !== false && opts.visitor) await countProfileView(ctx, row.user_id, opts.visitor);
