@@ -1,14 +1,13 @@
 // Builds the SPA into dist/client. Every JS/CSS file lives under /dyn/ and is requested with
 // ?v=<build id> (spec sections 1 and 7): the server serves /dyn/* as static files and the build id
 // doubles as a cache key that changes with each deploy.
-import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { resolveBuildId } from './scripts/build-id.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const ASSETS_DIR = 'dyn';
@@ -34,33 +33,6 @@ function staticallyFrom(entry: string, ctx: Rolldown.ChunkingContext): Set<strin
   }
   closures.set(entry, closure);
   return closure;
-}
-
-function resolveBuildId(): string {
-  if (process.env.BUILD_ID) return process.env.BUILD_ID;
-  try {
-    const sha = execSync('git rev-parse --short=8 HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-    // A dirty tree builds different code under the same commit: add a time+random suffix so
-    // browsers never mix files of two builds under one version id.
-    const dirty = execSync('git status --porcelain --untracked-files=no', {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    })
-      .toString()
-      .trim();
-    return dirty ? `${sha}-${shortHash()}` : sha;
-  } catch {
-    return shortHash();
-  }
-}
-
-function shortHash(): string {
-  return createHash('sha256')
-    .update(`${Date.now()}:${randomBytes(8).toString('hex')}`)
-    .digest('hex')
-    .slice(0, 10);
 }
 
 /**
@@ -128,7 +100,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig(({ command }) => {
-  const buildId = command === 'build' ? resolveBuildId() : 'dev';
+  const buildId = command === 'build' ? resolveBuildId(root) : 'dev';
   return {
     plugins: [react(), versionedChunks(buildId), precompress()],
     define: {

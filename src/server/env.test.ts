@@ -12,6 +12,25 @@ describe('the environment schema', () => {
     expect(loadEnv({ NODE_ENV: 'development' }).PUBLIC_URL).toBeUndefined();
   });
 
+  it('seeds demo advertisers outside production only, unless SEED_PROFILES asks (issue 45 item 2)', () => {
+    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'https://example.com' };
+    expect(loadEnv(prod).SEED_PROFILES).toBe(0);
+    expect(loadEnv({ ...prod, SEED_PROFILES: '50' }).SEED_PROFILES).toBe(50);
+    expect(loadEnv({ NODE_ENV: 'development' }).SEED_PROFILES).toBe(600);
+    expect(loadEnv({ NODE_ENV: 'development', SEED_PROFILES: '0' }).SEED_PROFILES).toBe(0);
+  });
+
+  it("refuses the tests' crash switch outside the tests (issue 45 item 1)", () => {
+    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'https://example.com' };
+    expect(() => loadEnv({ ...prod, MONEY_FAULT_POINT: 'after_provider_charge' })).toThrow(
+      /MONEY_FAULT_POINT: only for the tests/,
+    );
+    expect(() => loadEnv({ MONEY_FAULT_POINT: 'after_provider_charge' })).toThrow(/MONEY_FAULT_POINT/);
+    expect(loadEnv({ NODE_ENV: 'test', MONEY_FAULT_POINT: 'after_provider_charge' }).MONEY_FAULT_POINT).toBe(
+      'after_provider_charge',
+    );
+  });
+
   it('takes only an http(s) address as PUBLIC_URL', () => {
     for (const bad of ['example.com', 'javascript:alert(1)', 'ftp://example.com'])
       expect(() => loadEnv({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);

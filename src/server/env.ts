@@ -23,7 +23,11 @@ const EnvSchema = z
     SESSION_SECRET: z.string().min(16).optional(),
     FALLBACK_LANDING_URL: z.string().optional(),
     SITE_CURRENCY: z.string().length(3).default('EUR'),
-    SEED_PROFILES: z.coerce.number().int().min(0).default(600),
+    /**
+     * Fictional demo advertisers written on the first start of an empty database. Unset: 600 outside
+     * production, none in production (a real site never shows demo data unless its operator asks for it).
+     */
+    SEED_PROFILES: z.coerce.number().int().min(0).optional(),
     /** GeoNames' alternateNamesV2.txt (or an extract in its format): city names in de and es (0604). */
     GEONAMES_ALTERNATE_NAMES: z.string().min(1).optional(),
     /** New accounts one address may register per hour (a shared office or carrier NAT may need more). */
@@ -152,6 +156,9 @@ const EnvSchema = z
         message: 'required in production (e.g. https://example.com)',
       });
     checkS3(env, ctx);
+    // A test's crash switch has no business in a real installation's environment file.
+    if (env.MONEY_FAULT_POINT && env.NODE_ENV !== 'test')
+      ctx.addIssue({ code: 'custom', path: ['MONEY_FAULT_POINT'], message: 'only for the tests (NODE_ENV=test)' });
     if (env.CARD_PROVIDER === 'verotel')
       for (const key of ['VEROTEL_SHOP_ID', 'VEROTEL_SIGNATURE_KEY'] as const)
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when CARD_PROVIDER=verotel' });
@@ -191,7 +198,14 @@ function checkS3(env: Omit<ParsedEnv, 'dataDir'>, ctx: z.RefinementCtx) {
     issue(env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID', 'set both or neither');
 }
 
-export type Env = Omit<z.infer<typeof EnvSchema>, 'SHUTDOWN_DELAY'> & { SHUTDOWN_DELAY: number; dataDir: string };
+export type Env = Omit<z.infer<typeof EnvSchema>, 'SHUTDOWN_DELAY' | 'SEED_PROFILES'> & {
+  SHUTDOWN_DELAY: number;
+  SEED_PROFILES: number;
+  dataDir: string;
+};
+
+/** SEED_PROFILES when it is not set: the demo outside production, nothing in production. */
+export const defaultSeedProfiles = (nodeEnv: string) => (nodeEnv === 'production' ? 0 : 600);
 
 /** SHUTDOWN_DELAY when it is not set: a load balancer checks readiness every few seconds in production. */
 export const defaultShutdownDelay = (nodeEnv: string) => (nodeEnv === 'production' ? 5 : 0);
@@ -216,6 +230,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return {
     ...parsed.data,
     SHUTDOWN_DELAY: parsed.data.SHUTDOWN_DELAY ?? defaultShutdownDelay(parsed.data.NODE_ENV),
+    SEED_PROFILES: parsed.data.SEED_PROFILES ?? defaultSeedProfiles(parsed.data.NODE_ENV),
     dataDir: path.resolve(parsed.data.DATA_DIR),
   };
 }

@@ -14,6 +14,7 @@ import { importGeo } from './modules/geo/geo-import';
 import { removeOrphanedConversions } from './modules/media/video-pipeline';
 import { seedDemo } from './modules/seed/seed';
 import { drainOnSignals } from './shutdown';
+import { liveSummary, whatIsLive } from './startup-summary';
 import { jobHandlers, periodicTasks } from './tasks';
 
 /** Errors whose message tells the operator what to do: printed as they are, without a stack. */
@@ -76,6 +77,11 @@ async function main() {
   console.log(
     `\n  Directory running at http://localhost:${port}  (database: ${ctx.dbKind}, data: ${env.dataDir}, started in ${seconds} s)`,
   );
+  // What is live, and in production a warning for every stand-in (startup-summary.ts).
+  const live = liveSummary(whatIsLive(ctx, seeded.skipped ? 0 : seeded.profiles), env.NODE_ENV === 'production');
+  server.log.info({ live: live.info }, 'what this instance runs on');
+  for (const line of live.info) console.log(`    ${line}`);
+  for (const warning of live.warnings) server.log.warn(warning);
   if (seeded.admin) {
     console.log('\n  First start: an admin account was created. Sign in with');
     console.log(`    login:    ${seeded.admin.username}  (or ${seeded.admin.email})`);
