@@ -8,6 +8,9 @@
 // - The buyer's answer on the page (`approve`, `decline`): approved sends the buyer to successURL and
 //   makes the "OK data" postback (GET query, signed with the shop's key over every parameter but
 //   `signature`); declined sends the buyer to declineURL, with no postback.
+// - A refund made in Verotel's Control Center (`credit`) or a chargeback of an approved sale: recorded
+//   (never more than the sale took in all, per kind, as Verotel's back office allows), with its signed
+//   postback (`event=credit|chargeback`, the sale's saleID, a transactionID of its own, the amount).
 // The postback is handed back to the test, which delivers it to our app (inject), as BTCPay's stand-in does.
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -22,6 +25,14 @@ export interface StandInSale {
   successURL: string;
   declineURL: string;
   status: 'open' | 'approved' | 'declined';
+}
+
+export interface StandInReversal {
+  event: 'credit' | 'chargeback';
+  saleID: string;
+  transactionID: string;
+  /** nn.nn in the sale's currency. */
+  priceAmount: string;
 }
 
 export interface VerotelStandIn {
@@ -39,6 +50,17 @@ export interface VerotelStandIn {
   ): { redirect: string; postback: string };
   /** The buyer's card is declined: where the browser goes; no postback. */
   decline(saleId: string): { redirect: string };
+  /** Refunds (credits) and chargebacks made at Verotel, in order. */
+  reversals: StandInReversal[];
+  /**
+   * A refund in the Control Center (`credit`) or a chargeback of `priceAmount` (nn.nn) of an approved sale:
+   * recorded, and its signed postback. Throws beyond what the sale took (per kind).
+   */
+  reverse(
+    event: 'credit' | 'chargeback',
+    saleId: string,
+    priceAmount: string,
+  ): { reversal: StandInReversal; postback: string };
   /** A signed postback of any parameters (another shop, a refund event...). */
   sign(params: Record<string, string>, key?: string): string;
   close(): Promise<void>;
@@ -74,6 +96,8 @@ export async function startVerotelStandIn(): Promise<VerotelStandIn> {
   const shopId = String(100_000 + crypto.randomInt(800_000));
   const signatureKey = crypto.randomBytes(15).toString('base64url');
   const sales = new Map<string, StandInSale>();
+  const reversals: StandInReversal[] = [];
+  let nextReversal = 70_000_000 + crypto.randomInt(1_000_000);
   let nextSale = 40_000_000 + crypto.randomInt(1_000_000);
 
   const refuse = (res: http.ServerResponse, why: string) => {
@@ -152,6 +176,34 @@ export async function startVerotelStandIn(): Promise<VerotelStandIn> {
       const sale = sales.get(saleId)!;
       sale.status = 'declined';
       return { redirect: sale.declineURL };
+    },
+    reversals,
+    reverse(event, saleId, priceAmount) {
+      const sale = sales.get(saleId);
+      if (sale?.status !== 'approved') throw new Error(`sale ${saleId} was not approved`);
+      const cents = (amount: string) => Math.round(Number(amount) * 100);
+      const before = reversals
+        .filter((r) => r.saleID === saleId && r.event === event)
+        .reduce((sum, r) => sum + cents(r.priceAmount), 0);
+      if (!/^\d{1,9}\.\d{2}$/.test(priceAmount) || before + cents(priceAmount) > cents(sale.priceAmount))
+        throw new Error(`${event} of ${priceAmount} is more than sale ${saleId} took`);
+      const reversal = {
+        event,
+        saleID: saleId,
+        transactionID: String(nextReversal++),
+        priceAmount,
+      };
+      reversals.push(reversal);
+      const postback = query({
+        event,
+        shopID: shopId,
+        saleID: saleId,
+        transactionID: reversal.transactionID,
+        priceAmount,
+        priceCurrency: sale.priceCurrency,
+        type: 'purchase',
+      });
+      return { reversal, postback };
     },
     sign: (params, key) => query(params, key),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -5,23 +5,29 @@
 import crypto from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { orders, paymentEvents, payments } from '../../db/schema';
+import { orders, paymentEvents, payments, refundIntents } from '../../db/schema';
 import { startBtcpayStandIn, type StandIn } from '../../test/btcpay-stand-in';
+import { startCutProxy, type CutProxy } from '../../test/cut-proxy';
 import { createAdvertiser, createSession, seedGeo } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { moneyProblems } from '../../test/money';
 import * as money from './money.service';
+import { INTENT_RETRY_MS } from './reversals';
 
 let t: TestApp;
 let btcpay: StandIn;
+// Between the app and the stand-in: passes everything on, and loses an answer when a test asks it to.
+let proxy: CutProxy;
 const PRICE = 500;
 
 beforeAll(async () => {
   btcpay = await startBtcpayStandIn();
+  proxy = await startCutProxy(btcpay.url);
   t = await createTestApp({
     PRICE_STANDARD_TOPUP: String(PRICE),
     MIN_TOPUP: '1000',
     CRYPTO_PROVIDER: 'btcpay',
-    BTCPAY_URL: btcpay.url,
+    BTCPAY_URL: proxy.url,
     BTCPAY_STORE_ID: btcpay.storeId,
     BTCPAY_API_KEY: btcpay.apiKey,
     BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
@@ -30,10 +36,18 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  await proxy.close();
   await btcpay.close();
 });
+// What BTCPay refunded (its pull payments, by invoice) must be what our ledger refunded, per payment.
+const pulled = () =>
+  btcpay.pullPayments.map((p) => ({
+    provider: 'btcpay',
+    ref: p.invoiceId,
+    amount: Math.round(Number(p.amount) * 100),
+  }));
 afterEach(async () => {
-  expect(await money.ledgerProblems(t.ctx.db)).toEqual([]);
+  expect(await moneyProblems(t.ctx.db, { providerRefunds: pulled() })).toEqual([]);
 });
 
 async function advertiser() {
@@ -271,8 +285,93 @@ describe('refunds through BTCPay (decision 0423)', () => {
     await deliver(btcpay.webhook('InvoiceSettled', invoice.id));
     // The invoice marked invalid at BTCPay meanwhile: it refuses, we book nothing.
     btcpay.invoices.get(invoice.id)!.status = 'Invalid';
-    const refused = await refund({ payment_id: payment.id, amount: 100, reason: 'refused', idempotency_key: key() });
+    const body = { payment_id: payment.id, amount: 100, reason: 'refused', idempotency_key: key() };
+    const refused = await refund(body);
     expect(refused.statusCode).toBe(422);
     expect(await money.balanceOf(t.ctx, a.id)).toBe(1000);
+    // Its intent is cancelled: it holds nothing back.
+    const [intent] = await t.ctx.db.select().from(refundIntents).where(eq(refundIntents.paymentId, payment.id));
+    expect(intent).toMatchObject({ status: 'cancelled', amount: 100 });
+    const look = await t.app.inject({ method: 'GET', url: `/api/admin/loads/${payment.id}`, ...admin });
+    expect(look.json().data).toMatchObject({ reversed: 0, refundable: 1000 });
+    // Settled again at BTCPay: the same key asks again, and it is made and booked.
+    btcpay.invoices.get(invoice.id)!.status = 'Settled';
+    const again = await refund(body);
+    expect(again.json().data).toMatchObject({ refunded: 100, balance: 900, duplicate: false });
+    expect(btcpay.pullPayments.filter((p) => p.invoiceId === invoice.id)).toHaveLength(1);
+  });
+
+  it('BTCPay made the refund but its answer was lost: 503, held back as pending, and the same key books it once', async () => {
+    const a = await advertiser();
+    const { payment, invoice } = await invoiceFor(a, { cart: false, amount: 2000 });
+    btcpay.pay(invoice.id);
+    await deliver(btcpay.webhook('InvoiceSettled', invoice.id));
+    const admin = await createSession(t.ctx, (await createAdvertiser(t.ctx, { role: 'admin' })).account.id);
+    const refund = (body: object) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/refundLoad', ...admin, payload: body });
+    const body = { payment_id: payment.id, amount: 800, reason: 'answer lost', idempotency_key: crypto.randomUUID() };
+    const made = proxy.cutNext('POST', /\/refund$/, 'drop');
+    const lost = await refund(body);
+    await made;
+    expect(lost.statusCode).toBe(503);
+    // BTCPay made it; we do not know: nothing booked, but the 800 is no longer refundable.
+    expect(btcpay.pullPayments.filter((p) => p.invoiceId === invoice.id)).toHaveLength(1);
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(2000);
+    const look = await t.app.inject({ method: 'GET', url: `/api/admin/loads/${payment.id}`, ...admin });
+    expect(look.json().data).toMatchObject({ reversed: 0, refundable: 1200 });
+    const more = await refund({ ...body, amount: 1300, idempotency_key: crypto.randomUUID() });
+    expect(more.statusCode).toBe(422);
+    // Meanwhile the provider's refunds and the ledger's differ (the check sees it).
+    expect(await moneyProblems(t.ctx.db, { providerRefunds: pulled() })).toEqual([
+      expect.stringMatching(/^provider refunds != ledger refunds/),
+    ]);
+    // The same key again: BTCPay's refund is found by its name, not made twice, and booked once.
+    const again = await refund(body);
+    expect(again.statusCode, again.body).toBe(200);
+    const pulls = btcpay.pullPayments.filter((p) => p.invoiceId === invoice.id);
+    expect(pulls).toHaveLength(1);
+    expect(again.json().data).toMatchObject({
+      refunded: 800,
+      refundable: 1200,
+      balance: 1200,
+      duplicate: false,
+      claim_url: pulls[0].viewLink,
+    });
+    expect((await refund(body)).json().data).toMatchObject({ balance: 1200, duplicate: true });
+  });
+
+  it("an intent nobody asks again is resolved by the minute's settlement, not at once", async () => {
+    const a = await advertiser();
+    const { payment, invoice } = await invoiceFor(a, { cart: false, amount: 1500 });
+    btcpay.pay(invoice.id);
+    await deliver(btcpay.webhook('InvoiceSettled', invoice.id));
+    const admin = await createSession(t.ctx, (await createAdvertiser(t.ctx, { role: 'admin' })).account.id);
+    const body = {
+      payment_id: payment.id,
+      amount: 500,
+      reason: 'nobody retries',
+      idempotency_key: crypto.randomUUID(),
+    };
+    const made = proxy.cutNext('POST', /\/refund$/, 'drop');
+    const lost = await t.app.inject({ method: 'POST', url: '/api/admin/refundLoad', ...admin, payload: body });
+    await made;
+    expect(lost.statusCode).toBe(503);
+    const intent = async () =>
+      (await t.ctx.db.select().from(refundIntents).where(eq(refundIntents.paymentId, payment.id)))[0];
+    // A minute later it may still be on its way: left alone.
+    await money.settleOpenPayments(t.ctx);
+    expect(await intent()).toMatchObject({ status: 'pending' });
+    // Later: asked again by its key, found at BTCPay, booked.
+    const clock = t.ctx.now;
+    const at = new Date(clock().getTime() + INTENT_RETRY_MS + 1000);
+    t.ctx.now = () => at;
+    try {
+      await money.settleOpenPayments(t.ctx);
+    } finally {
+      t.ctx.now = clock;
+    }
+    expect(await intent()).toMatchObject({ status: 'booked', amount: 500 });
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(1000);
+    expect(btcpay.pullPayments.filter((p) => p.invoiceId === invoice.id)).toHaveLength(1);
   });
 });

@@ -11,12 +11,14 @@ import path from 'node:path';
 import { and, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRuntime, type Runtime } from '../../bootstrap';
-import { ledgerTransactions, orders, payments, sandboxCharges } from '../../db/schema';
+import { ledgerTransactions, orders, payments, refundIntents, sandboxCharges } from '../../db/schema';
 import { loadEnv } from '../../env';
 import { httpClient } from '../../test/api-client';
+import { startBtcpayStandIn } from '../../test/btcpay-stand-in';
+import { startCutProxy } from '../../test/cut-proxy';
 import { createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { backend, createScratchDatabase } from '../../test/helpers';
-import { sandboxToken } from '../../test/money';
+import { moneyProblems, sandboxToken } from '../../test/money';
 import { addToCart } from './cart';
 import * as money from './money.service';
 
@@ -73,11 +75,14 @@ interface Server {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-async function startServer(faultPoint?: 'after_provider_charge' | 'after_webhook_verified'): Promise<Server> {
+async function startServer(
+  faultPoint?: 'after_provider_charge' | 'after_webhook_verified',
+  env: Record<string, string> = {},
+): Promise<Server> {
   // tsx as a loader, not its CLI: the process we watch is the one that kills itself.
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/test/server-process.ts'], {
     cwd: root,
-    env: { ...process.env, ...baseEnv, PORT: '0', ...(faultPoint ? { MONEY_FAULT_POINT: faultPoint } : {}) },
+    env: { ...process.env, ...baseEnv, ...env, PORT: '0', ...(faultPoint ? { MONEY_FAULT_POINT: faultPoint } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child = proc;
@@ -200,5 +205,86 @@ describe(`SIGKILL between the provider's answer and the ledger commit (${backend
         .where(like(sandboxCharges.idempotencyKey, 'pay_%'));
       expect(charges.n).toBe(1);
     });
+  });
+
+  it('a refund the provider made while the process died is booked once by the same key after the restart', async () => {
+    const btcpay = await startBtcpayStandIn();
+    const proxy = await startCutProxy(btcpay.url);
+    const env = {
+      CRYPTO_PROVIDER: 'btcpay',
+      BTCPAY_URL: proxy.url,
+      BTCPAY_STORE_ID: btcpay.storeId,
+      BTCPAY_API_KEY: btcpay.apiKey,
+      BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
+    };
+    try {
+      const setup = await withDatabase(async ({ ctx }) => {
+        await seedGeo(ctx);
+        const past = new Date(Date.now() - 86_400_000);
+        const coin = (await createAdvertiser(ctx, { bumpedAt: past })).account.id;
+        const admin = (await createAdvertiser(ctx, { role: 'admin' })).account.id;
+        return { coin, session: await createSession(ctx, coin), admin: await createSession(ctx, admin) };
+      });
+      let server = await startServer(undefined, env);
+      const paid = await api(server, setup.session, 'POST', '/api/payment/makePayment', {
+        method: 'crypto',
+        purpose: 'load',
+        amount: 2000,
+        idempotency_key: crypto.randomUUID(),
+      });
+      const paymentId = ((await paid.json()) as { data: { payment: { id: number } } }).data.payment.id;
+      const invoice = [...btcpay.invoices.values()].find((i) => i.metadata.orderId === `pay_${paymentId}`)!;
+      btcpay.pay(invoice.id);
+      const hook = btcpay.webhook('InvoiceSettled', invoice.id);
+      const settled = await httpClient(server.base)('POST', '/api/payment/webhook/btcpay', {
+        raw: hook.body,
+        headers: hook.headers,
+      });
+      // Credited by this notification, or by the settlement's first poll after the start just before it.
+      expect(['credited', 'unchanged']).toContain((settled.json() as { outcome: string }).outcome);
+      const balance = await api(server, setup.session, 'GET', '/api/payment/getData');
+      expect((balance.json() as { data: { balance: number } }).data.balance).toBe(2000);
+
+      // BTCPay makes the refund; before its answer reaches us the process dies (SIGKILL).
+      const body = { payment_id: paymentId, amount: 700, reason: 'crash', idempotency_key: crypto.randomUUID() };
+      const made = proxy.cutNext('POST', /\/refund$/, 'hold');
+      const asked = api(server, setup.admin, 'POST', '/api/admin/refundLoad', body).catch((err: Error) => err);
+      await made;
+      child!.kill('SIGKILL');
+      expect(await server.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      expect(await asked).toBeInstanceOf(Error);
+      expect(btcpay.pullPayments.filter((p) => p.invoiceId === invoice.id)).toHaveLength(1);
+
+      // Restarted: the same key finds BTCPay's refund by its name and books it, once.
+      server = await startServer(undefined, env);
+      const again = await api(server, setup.admin, 'POST', '/api/admin/refundLoad', body);
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as { data: unknown }).data).toMatchObject({
+        refunded: 700,
+        balance: 1300,
+        duplicate: false,
+      });
+      await stopServer(server);
+      expect(btcpay.pullPayments.filter((p) => p.invoiceId === invoice.id)).toHaveLength(1);
+
+      await withDatabase(async ({ ctx }) => {
+        const [intent] = await ctx.db.select().from(refundIntents).where(eq(refundIntents.paymentId, paymentId));
+        expect(intent).toMatchObject({ status: 'booked', amount: 700 });
+        const refunds = await ctx.db
+          .select()
+          .from(ledgerTransactions)
+          .where(and(eq(ledgerTransactions.paymentId, paymentId), eq(ledgerTransactions.kind, 'refund')));
+        expect(refunds).toHaveLength(1);
+        const pulled = btcpay.pullPayments.map((p) => ({
+          provider: 'btcpay',
+          ref: p.invoiceId,
+          amount: Math.round(Number(p.amount) * 100),
+        }));
+        expect(await moneyProblems(ctx.db, { providerRefunds: pulled })).toEqual([]);
+      });
+    } finally {
+      await proxy.close();
+      await btcpay.close();
+    }
   });
 });

@@ -3,7 +3,8 @@
 //   cleanup, no finally), as a power cut would (the crash test, decision 0404).
 // - pausePoint: a test in the same process registers a hook (onPause) that holds a request at a named
 //   point inside its transaction, so two money operations can be interleaved exactly as a race would
-//   (the lock-order test, decision 0401). A hook may also throw, standing in for the database.
+//   (the lock-order test, decision 0401; a refund racing a chargeback, decision 0423). A hook may also
+//   throw, standing in for the database.
 import type { AppContext } from '../../context';
 import type { Env } from '../../env';
 
@@ -15,7 +16,12 @@ export type PausePoint =
   /** A cart order has consumed its cart items, before its ledger debit. */
   | 'order_cart_consumed'
   /** A card or crypto payment's load is on the ledger, before its order is paid. */
-  | 'payment_credited';
+  | 'payment_credited'
+  /**
+   * A refund's intent is written (committed, decision 0423), before its provider is asked to refund: what
+   * is booked meanwhile (a chargeback) races the refund here.
+   */
+  | 'refund_intent_written';
 
 const pauseHooks = new Map<PausePoint, () => Promise<void>>();
 

@@ -106,14 +106,15 @@ export const heldAccounts = (db: Conn, limit: number) =>
     .orderBy(asc(ledgerAccounts.heldSince), asc(ledgerAccounts.id))
     .limit(limit);
 
-/** What was reversed (refunds and chargebacks) of a payment's load so far, minor units. */
-export async function reversedOf(db: Conn, paymentId: number): Promise<number> {
+/** What was reversed (refunds and chargebacks, or only `kind`) of a payment's load so far, minor units. */
+export async function reversedOf(db: Conn, paymentId: number, kind?: 'refund' | 'chargeback'): Promise<number> {
+  const kinds = kind ? sql`(${kind})` : sql`('refund', 'chargeback')`;
   const rows = await queryRows<{ reversed: string | null }>(
     db,
     sql`select coalesce(sum(e.amount), 0)::bigint::text as reversed from ledger_transactions t
         join ledger_entries e on e.transaction_id = t.id
         join ledger_accounts a on a.id = e.ledger_account_id and a.kind = 'user'
-        where t.payment_id = ${paymentId} and t.kind in ('refund', 'chargeback')`,
+        where t.payment_id = ${paymentId} and t.kind in ${kinds}`,
   );
   return -Number(rows[0]?.reversed ?? 0);
 }

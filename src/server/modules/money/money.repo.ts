@@ -1,8 +1,19 @@
 // Money's SQL besides the ledger's (ledger.repo.ts): orders, payments, provider events, cart items and
 // products. Callers hold the lock order of decision 0401 (lockMoney) before they change any of these.
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { cartItems, orders, paymentEvents, payments, products, type OrderItem } from '../../db/schema';
+import {
+  accounts,
+  cartItems,
+  orders,
+  paymentEvents,
+  payments,
+  products,
+  refundIntents,
+  reversalFlags,
+  unmatchedNotifications,
+  type OrderItem,
+} from '../../db/schema';
 
 export type { OrderItem };
 export type OrderRow = typeof orders.$inferSelect;
@@ -10,6 +21,7 @@ export type PaymentRow = typeof payments.$inferSelect;
 export type PaymentChange = Partial<typeof payments.$inferInsert>;
 export type CartItemRow = typeof cartItems.$inferSelect;
 export type ProductRow = typeof products.$inferSelect;
+export type RefundIntentRow = typeof refundIntents.$inferSelect;
 type Conn = Db | Tx;
 
 // ---------------------------------------------------------------- orders
@@ -143,6 +155,118 @@ export async function eventSeen(db: Conn, provider: string, eventId: string): Pr
     .select({ id: paymentEvents.id })
     .from(paymentEvents)
     .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)));
+  return !!row;
+}
+
+/**
+ * A signed notification that names a payment we do not have (decisions 0420, 0423): kept for an admin,
+ * once per (provider, event id, reference); a redelivery counts up its deliveries.
+ */
+export async function recordUnmatched(
+  db: Conn,
+  values: { provider: string; eventId: string; type: string; reference: string; amount: number | null; at: Date },
+) {
+  const { at, ...rest } = values;
+  await db
+    .insert(unmatchedNotifications)
+    .values({ ...rest, receivedAt: at, lastReceivedAt: at })
+    .onConflictDoUpdate({
+      target: [unmatchedNotifications.provider, unmatchedNotifications.eventId, unmatchedNotifications.reference],
+      set: { deliveries: sql`${unmatchedNotifications.deliveries} + 1`, lastReceivedAt: at },
+    });
+}
+
+/** Unmatched notifications whose event was not applied since (by a delivery naming the right payment), newest first. */
+export const openUnmatched = (db: Conn, limit: number) =>
+  db
+    .select()
+    .from(unmatchedNotifications)
+    .where(
+      sql`not exists (select 1 from ${paymentEvents} e where e.provider = ${unmatchedNotifications.provider}
+        and e.event_id = ${unmatchedNotifications.eventId})`,
+    )
+    .orderBy(desc(unmatchedNotifications.lastReceivedAt), desc(unmatchedNotifications.id))
+    .limit(limit);
+
+// ---------------------------------------------------------------- refund intents (decision 0423)
+
+export async function insertIntent(tx: Tx, values: typeof refundIntents.$inferInsert): Promise<RefundIntentRow> {
+  const [row] = await tx.insert(refundIntents).values(values).returning();
+  return row;
+}
+
+export async function intentByKey(db: Conn, key: string): Promise<RefundIntentRow | undefined> {
+  const [row] = await db.select().from(refundIntents).where(eq(refundIntents.key, key));
+  return row;
+}
+
+export async function intentById(db: Conn, id: number): Promise<RefundIntentRow | undefined> {
+  const [row] = await db.select().from(refundIntents).where(eq(refundIntents.id, id));
+  return row;
+}
+
+export async function updateIntent(tx: Tx, id: number, change: Partial<typeof refundIntents.$inferInsert>) {
+  const [row] = await tx.update(refundIntents).set(change).where(eq(refundIntents.id, id)).returning();
+  return row;
+}
+
+/** Changes a pending intent only (false: it was booked or cancelled meanwhile). */
+export async function updatePendingIntent(tx: Tx, id: number, change: Partial<typeof refundIntents.$inferInsert>) {
+  const rows = await tx
+    .update(refundIntents)
+    .set(change)
+    .where(and(eq(refundIntents.id, id), eq(refundIntents.status, 'pending')))
+    .returning({ id: refundIntents.id });
+  return rows.length > 0;
+}
+
+/** What pending refund intents of a payment hold back, minor units. */
+export async function pendingRefundsOf(db: Conn, paymentId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string | null>`sum(${refundIntents.amount})::bigint::text` })
+    .from(refundIntents)
+    .where(and(eq(refundIntents.paymentId, paymentId), eq(refundIntents.status, 'pending')));
+  return Number(row?.n ?? 0);
+}
+
+/** Pending intents last tried before `before`, oldest first (the settlement retries them by their key). */
+export const staleIntents = (db: Conn, before: Date, limit: number) =>
+  db
+    .select()
+    .from(refundIntents)
+    .where(and(eq(refundIntents.status, 'pending'), lt(refundIntents.attemptedAt, before)))
+    .orderBy(asc(refundIntents.attemptedAt), asc(refundIntents.id))
+    .limit(limit);
+
+// ---------------------------------------------------------------- reversals beyond the load (decision 0423)
+
+export async function insertFlag(tx: Tx, values: typeof reversalFlags.$inferInsert) {
+  await tx.insert(reversalFlags).values(values);
+}
+
+/** What was charged beyond loads and not yet looked at by an admin, per user. */
+export async function openExcessOf(db: Conn, userIds: number[]): Promise<Map<number, number>> {
+  if (!userIds.length) return new Map();
+  const rows = await db
+    .select({ userId: reversalFlags.userId, excess: sql<string>`sum(${reversalFlags.excess})::bigint::text` })
+    .from(reversalFlags)
+    .where(and(isNull(reversalFlags.resolvedAt), inArray(reversalFlags.userId, userIds)))
+    .groupBy(reversalFlags.userId);
+  return new Map(rows.map((r) => [r.userId, Number(r.excess)]));
+}
+
+/** An admin looked (released the hold): the user's open flags are resolved; what they came to. */
+export async function resolveFlags(tx: Tx, userId: number, by: number, at: Date): Promise<number> {
+  const rows = await tx
+    .update(reversalFlags)
+    .set({ resolvedAt: at, resolvedBy: by })
+    .where(and(eq(reversalFlags.userId, userId), isNull(reversalFlags.resolvedAt)))
+    .returning({ excess: reversalFlags.excess });
+  return rows.reduce((sum, r) => sum + r.excess, 0);
+}
+
+export async function accountExists(db: Conn, userId: number): Promise<boolean> {
+  const [row] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, userId));
   return !!row;
 }
 

@@ -9,7 +9,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, auditLog, jobs, ledgerTransactions, paymentEvents, payments, sandboxRefunds } from '../../db/schema';
+import {
+  accounts,
+  auditLog,
+  jobs,
+  ledgerAccounts,
+  ledgerTransactions,
+  paymentEvents,
+  payments,
+  refundIntents,
+  reversalFlags,
+  sandboxRefunds,
+} from '../../db/schema';
 import { runDueJobs } from '../../lib/jobs';
 import { injectClient } from '../../test/api-client';
 import { as } from '../../test/as';
@@ -17,6 +28,7 @@ import { createAdvertiser, createSession, seedGeo, type Session } from '../../te
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { fundedAdvertiser, moneyProblems, sandboxToken } from '../../test/money';
 import * as sandbox from '../sandbox-acquirer/sandbox-acquirer.service';
+import { onPause } from './fault';
 import * as money from './money.service';
 
 let t: TestApp;
@@ -314,19 +326,12 @@ describe('reversals after the credits were spent', () => {
     expect((await as(t, adminSession).get(`/api/admin/loads/${a.paymentId}`)).json().data.refundable).toBe(0);
   });
 
-  it('a chargeback holds even a positive balance; one beyond what is left of the load is recorded, not booked', async () => {
+  it('a chargeback holds even a positive balance; chargebacks beyond the load are recorded, not booked', async () => {
     const a = await cardLoad(2000);
-    await refund({ payment_id: a.paymentId, amount: 1500, reason: 'partial', idempotency_key: key() });
     const charge = await chargeOf(a.paymentId);
-    const tooMuch = await chargeback(charge, 600);
-    expect(tooMuch.first.json()).toEqual({ received: true, outcome: 'too_much' });
-    const [event] = await t.ctx.db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, a.paymentId));
-    expect(event.outcome).toBe('too_much');
-    expect(await money.balanceOf(t.ctx, a.id)).toBe(500);
-
     const fits = await chargeback(charge, 200);
     expect(fits.first.json().outcome).toBe('reversed');
-    expect(await money.balanceOf(t.ctx, a.id)).toBe(300);
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(1800);
     expect((await as(t, a.session).get('/api/payment/getData')).json().data.hold).toMatchObject({
       reason: 'chargeback',
     });
@@ -334,14 +339,60 @@ describe('reversals after the credits were spent', () => {
     // Not below zero: the admin may release it at once.
     const released = await as(t, adminSession).post('/api/admin/releaseHold', { user_id: a.id, reason: 'cleared' });
     expect(released.json().data.released).toBe(true);
+
+    // Chargebacks of more than the sale took in all: no acquirer sends that; recorded, nothing booked.
+    const before = await ledgerRows();
+    const tooMuch = await chargeback(charge, 1900);
+    expect(tooMuch.first.json()).toEqual({ received: true, outcome: 'too_much' });
+    const events = await t.ctx.db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, a.paymentId));
+    expect(events.map((e) => e.outcome).sort()).toEqual(['reversed', 'too_much']);
+    expect(await ledgerRows()).toBe(before);
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(1800);
+    expect((await buyTopup(a)).json().data.status).toBe('paid');
+  });
+
+  it('a refund and a chargeback that together exceed the load are both booked: the excess charged to her, held, flagged', async () => {
+    const a = await cardLoad(2000);
+    expect(
+      (await refund({ payment_id: a.paymentId, amount: 1500, reason: 'partial', idempotency_key: key() })).statusCode,
+    ).toBe(200);
+    // The bank takes 600 back though only 500 was left: the money is gone, so it is booked.
+    const cb = await chargeback(await chargeOf(a.paymentId), 600);
+    expect(cb.first.json()).toEqual({ received: true, outcome: 'reversed' });
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(-100);
+    const [flag] = await t.ctx.db.select().from(reversalFlags).where(eq(reversalFlags.paymentId, a.paymentId));
+    expect(flag).toMatchObject({ userId: a.id, excess: 100, resolvedAt: null });
+    const [booked] = await t.ctx.db
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.id, flag.transactionId));
+    expect(booked.kind).toBe('chargeback');
+    const held = (await as(t, adminSession).get('/api/admin/heldAccounts')).json().data;
+    expect(held).toContainEqual(
+      expect.objectContaining({ user_id: a.id, balance: -100, reason: 'chargeback', beyond_load: 100 }),
+    );
+    expect((await as(t, adminSession).get(`/api/admin/loads/${a.paymentId}`)).json().data).toMatchObject({
+      reversed: 2100,
+      refundable: 0,
+    });
+    // Below zero: not released. Settled (the admin credits it back after a word with the acquirer): released,
+    // and the flag is marked looked at, in the audit log too.
+    const release = () => as(t, adminSession).post('/api/admin/releaseHold', { user_id: a.id, reason: 'disputed' });
+    expect((await release()).statusCode).toBe(422);
     await money.adjustBalance(t.ctx, {
       actor: { id: admin },
       userId: a.id,
-      amount: 200,
-      reason: 'goodwill',
+      amount: 100,
+      reason: 'chargeback won back',
       idempotencyKey: key(),
     });
-    expect((await buyTopup(a)).json().data.status).toBe('paid');
+    expect((await release()).json().data.released).toBe(true);
+    const [resolved] = await t.ctx.db.select().from(reversalFlags).where(eq(reversalFlags.id, flag.id));
+    expect(resolved).toMatchObject({ resolvedBy: admin });
+    const audits = await t.ctx.db.select().from(auditLog).where(eq(auditLog.action, 'money.release_hold'));
+    expect(audits.find((r) => r.targetUserId === a.id)?.data).toMatchObject({ beyond_load: 100 });
+    const after = (await as(t, adminSession).get('/api/admin/heldAccounts')).json().data;
+    expect(after.find((h: { user_id: number }) => h.user_id === a.id)).toBeUndefined();
   });
 
   it('two admins refunding the same load at once never take more than it credited', async () => {
@@ -354,6 +405,88 @@ describe('reversals after the credits were spent', () => {
     expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(2);
     expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 422)).toBe(true);
     expect(await money.balanceOf(t.ctx, a.id)).toBe(200);
+  });
+});
+
+describe('a refund racing a chargeback (decision 0423)', () => {
+  it('the intent is written before the provider is asked: what is booked meanwhile sees it, and the refund made is booked', async () => {
+    const a = await cardLoad(1000);
+    const charge = await chargeOf(a.paymentId);
+    const meanwhile: unknown[] = [];
+    let first = true;
+    // Between the intent's transaction and the provider's refund: another admin and the bank act.
+    const off = onPause('refund_intent_written', async () => {
+      if (!first) return;
+      first = false;
+      meanwhile.push((await as(t, adminSession).get(`/api/admin/loads/${a.paymentId}`)).json().data);
+      const second = await refund({ payment_id: a.paymentId, amount: 500, reason: 'second', idempotency_key: key() });
+      meanwhile.push(second.statusCode);
+      meanwhile.push((await chargeback(charge, 600)).first.json());
+    });
+    const body = { payment_id: a.paymentId, amount: 600, reason: 'asked back', idempotency_key: key() };
+    let res;
+    try {
+      res = await refund(body);
+    } finally {
+      off();
+    }
+    // The 600 asked of the provider was no longer refundable for the second admin; the chargeback booked.
+    expect(meanwhile).toEqual([
+      expect.objectContaining({ amount: 1000, reversed: 0, refundable: 400 }),
+      422,
+      { received: true, outcome: 'reversed' },
+    ]);
+    // The refund the provider made is booked too: 1,200 back to the card holder, 1,200 in the ledger, the
+    // 200 beyond the load charged to her and flagged, the account held.
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({
+      refunded: 1200,
+      refundable: 0,
+      balance: -200,
+      held: true,
+      duplicate: false,
+    });
+    const made = await t.ctx.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentRef, charge));
+    expect(made.map((r) => r.amount)).toEqual([600]);
+    const booked = await t.ctx.db
+      .select({ id: ledgerTransactions.id, kind: ledgerTransactions.kind })
+      .from(ledgerTransactions)
+      .where(sql`${ledgerTransactions.paymentId} = ${a.paymentId} and ${ledgerTransactions.kind} <> 'load'`);
+    expect(booked.map((b) => b.kind).sort()).toEqual(['chargeback', 'refund']);
+    const flags = await t.ctx.db.select().from(reversalFlags).where(eq(reversalFlags.paymentId, a.paymentId));
+    expect(flags).toEqual([
+      expect.objectContaining({ excess: 200, transactionId: booked.find((b) => b.kind === 'refund')!.id }),
+    ]);
+    const [intent] = await t.ctx.db.select().from(refundIntents).where(eq(refundIntents.paymentId, a.paymentId));
+    expect(intent).toMatchObject({ status: 'booked', amount: 600 });
+    const held = (await as(t, adminSession).get('/api/admin/heldAccounts')).json().data;
+    expect(held).toContainEqual(
+      expect.objectContaining({ user_id: a.id, balance: -200, reason: 'chargeback', beyond_load: 200 }),
+    );
+    // The same key again: the same refund, nothing more at the provider or in the ledger.
+    const rows = await ledgerRows();
+    expect((await refund(body)).json().data).toMatchObject({ refunded: 1200, balance: -200, duplicate: true });
+    expect(await ledgerRows()).toBe(rows);
+    expect(await t.ctx.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentRef, charge))).toHaveLength(1);
+  });
+});
+
+describe('releasing a hold', () => {
+  it('of an account that does not exist is 404 and writes nothing; of one never held, nothing either', async () => {
+    const counts = async () => ({
+      ledger: (await t.ctx.db.select({ n: count() }).from(ledgerAccounts))[0].n,
+      audit: (await t.ctx.db.select({ n: count() }).from(auditLog))[0].n,
+    });
+    const before = await counts();
+    const nobody = await as(t, adminSession).post('/api/admin/releaseHold', { user_id: 99_999_999, reason: 'nobody' });
+    expect(nobody.statusCode).toBe(404);
+    expect(nobody.json()).toMatchObject({ message: 'This account does not exist.' });
+    expect(await counts()).toEqual(before);
+    // An advertiser without a ledger account: not held, and none is made for her.
+    const b = (await createAdvertiser(t.ctx)).account.id;
+    const never = await as(t, adminSession).post('/api/admin/releaseHold', { user_id: b, reason: 'nothing held' });
+    expect(never.json().data).toEqual({ user_id: b, released: false });
+    expect(await counts()).toEqual(before);
   });
 });
 

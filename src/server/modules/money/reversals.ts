@@ -9,27 +9,30 @@
 //   refund:<provider>:<its refund id>                  a refund made at the provider, from its notification
 //   chargeback:<provider>:<its dispute id>             a chargeback, from its notification
 //   refund:hand:<payment>:<the admin's key>           a refund recorded by hand (a bank transfer sent back)
-// No load is reversed beyond its amount.
+// A refund through a provider's API is an intent first (refund_intents), written before the provider is
+// asked, so money that leaves through a provider is always booked: refunds and chargebacks that together
+// exceed the load are both booked, and the excess is charged to her (held) and flagged for an admin.
 import { msg } from '#shared/api/messages.ts';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
 import type { HeldAccountsResponse, RefundableLoad, RefundLoadBody, ReleaseHoldBody } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { writeAudit } from '../../db/audit';
 import { enqueue, type JobHandler } from '../../lib/jobs';
-import { notFound, ValidationError } from '../../lib/errors';
+import { AppError, notFound, ValidationError } from '../../lib/errors';
 import { translateKey } from '../../lib/message-i18n';
 import { getAccount } from '../account/account.service';
 import { publicBase } from '../auth/emails';
 import { currentUser } from '../auth/identity.service';
 import { addNotice } from '../notices/notices.service';
-import { atomically, providerUnavailable } from './atomic';
+import { atomically } from './atomic';
+import { pausePoint } from './fault';
 import { hold, holdOf, lockMoney, release, transactionByKey, transfer } from './ledger';
 import * as ledgerRepo from './ledger.repo';
 import * as repo from './money.repo';
-import type { PaymentRow } from './money.repo';
+import type { PaymentRow, RefundIntentRow } from './money.repo';
 import { providers } from './providers';
-import { ProviderUnavailable, RefundRefused, type PaymentProvider } from './providers/provider';
+import { ProviderUnavailable, RefundRefused, type PaymentProvider, type RefundResult } from './providers/provider';
 
 export const HOLD_MAIL_JOB = 'money.hold-mail';
 const QUEUE_SIZE = 200;
@@ -42,15 +45,27 @@ export interface Reversal {
   key: string;
   actorId?: number | null;
   memo?: string | null;
+  /**
+   * What happens when it would take more than is left of the load:
+   * - `refuse`: a refund recorded by hand; refused when it exceeds what is left after the booked reversals
+   *   and the pending refund intents (the admin is told, nothing is booked).
+   * - `book`: a provider's notification (the money has left): booked as long as its own kind (refunds, or
+   *   chargebacks) stays within the load; the excess over the load is charged to her and flagged.
+   * - `force`: a refund the provider made for one of our intents: always booked, the excess flagged.
+   */
+  beyond: 'refuse' | 'book' | 'force';
+  /** The refund intent this books: marked booked in the same transaction. */
+  intent?: { id: number; refundId: string | null; claimUrl: string | null };
 }
 
 export type ReversalOutcome = 'reversed' | 'duplicate' | 'too_much' | 'not_credited';
 
 /**
- * Books one reversal, exactly once: under the user's money lock, the load must be credited and not
- * reversed beyond its amount; then user -> cash, and the account held when the balance went below zero
- * or it is a chargeback (she is told, in the same transaction). With `event`, the provider's event id is
- * recorded in the same transaction (a redelivery changes nothing).
+ * Books one reversal, exactly once: under the user's money lock, the load must be credited; what goes
+ * beyond it follows `r.beyond`. Then user -> cash, and the account held when the balance went below zero,
+ * it is a chargeback, or it went beyond the load (she is told, in the same transaction); an excess over
+ * the load is flagged for an admin. With `event`, the provider's event id is recorded in the same
+ * transaction (a redelivery changes nothing).
  */
 export async function bookReversal(
   ctx: AppContext,
@@ -81,11 +96,19 @@ export async function bookReversal(
     const p = await repo.lockPayment(tx, r.paymentId);
     if (p.status !== 'succeeded' || !(await transactionByKey(tx, `payment:${p.id}`))) return answer('not_credited');
     if (!Number.isSafeInteger(r.amount) || r.amount <= 0) return answer('too_much');
-    if ((await ledgerRepo.reversedOf(tx, p.id)) + r.amount > p.amount) return answer('too_much');
-    // Held before the posting: the account row may be below zero only while held (its CHECK).
+    const reversed = await ledgerRepo.reversedOf(tx, p.id);
+    if (r.beyond === 'refuse' && reversed + (await repo.pendingRefundsOf(tx, p.id)) + r.amount > p.amount)
+      return answer('too_much');
+    // A provider never refunds, nor charges back, more than the sale: such a notification is not booked.
+    if (r.beyond === 'book' && (await ledgerRepo.reversedOf(tx, p.id, r.kind)) + r.amount > p.amount)
+      return answer('too_much');
+    // What this reversal takes beyond the load (refunds and chargebacks together): charged to her, flagged.
+    const excess = Math.max(0, reversed + r.amount - Math.max(p.amount, reversed));
+    // Held before the posting: the account row may be below zero only while held (its CHECK). An excess
+    // always comes with a chargeback (refunds alone never exceed the load), hence its reason.
     const after = (await ledgerRepo.userBalance(tx, p.userId)) - r.amount;
-    if (after < 0 || r.kind === 'chargeback') {
-      const reason = r.kind === 'chargeback' ? 'chargeback' : 'negative_balance';
+    if (after < 0 || r.kind === 'chargeback' || excess > 0) {
+      const reason = r.kind === 'chargeback' || excess > 0 ? 'chargeback' : 'negative_balance';
       if (await hold(tx, lock, p.userId, reason, now)) await tellHeld(tx, p.userId, reason, now);
     }
     const { transactionId, balanceOf } = await transfer(tx, lock, {
@@ -100,12 +123,28 @@ export async function bookReversal(
       to: 'cash',
       amount: r.amount,
     });
+    if (excess > 0)
+      await repo.insertFlag(tx, { transactionId, paymentId: p.id, userId: p.userId, excess, createdAt: now });
+    if (r.intent)
+      await repo.updateIntent(tx, r.intent.id, {
+        status: 'booked',
+        providerRefundId: r.intent.refundId,
+        claimUrl: r.intent.claimUrl,
+        resolvedAt: now,
+      });
     const balance = balanceOf({ user: p.userId });
     await writeAudit(tx, {
       actorId: r.actorId ?? null,
       action: `money.${r.kind}`,
       targetUserId: p.userId,
-      data: { payment_id: p.id, amount: r.amount, key: r.key, transaction_id: transactionId, balance },
+      data: {
+        payment_id: p.id,
+        amount: r.amount,
+        key: r.key,
+        transaction_id: transactionId,
+        balance,
+        ...(excess > 0 ? { beyond_load: excess } : {}),
+      },
       at: now,
     });
     return answer('reversed');
@@ -130,9 +169,15 @@ async function creditedLoad(ctx: AppContext, paymentId: number): Promise<Payment
   return p;
 }
 
+/** What may still be refunded: the load less what was reversed and what pending refund intents hold back. */
+async function refundableOf(db: Db | Tx, p: PaymentRow) {
+  const reversed = await ledgerRepo.reversedOf(db, p.id);
+  return { reversed, refundable: Math.max(0, p.amount - reversed - (await repo.pendingRefundsOf(db, p.id))) };
+}
+
 /** A credited load as the refund form shows it. */
 async function loadView(ctx: AppContext, p: PaymentRow): Promise<RefundableLoad> {
-  const reversed = await ledgerRepo.reversedOf(ctx.db, p.id);
+  const { reversed, refundable } = await refundableOf(ctx.db, p);
   return {
     payment_id: p.id,
     user_id: p.userId,
@@ -140,7 +185,7 @@ async function loadView(ctx: AppContext, p: PaymentRow): Promise<RefundableLoad>
     provider: p.provider,
     amount: p.amount,
     reversed,
-    refundable: Math.max(0, p.amount - reversed),
+    refundable,
     currency: p.currency,
     settled_at: p.settledAt?.toISOString() ?? null,
     via: refundWay(ctx, p).via,
@@ -152,57 +197,177 @@ export async function refundableLoad(ctx: AppContext, paymentId: number): Promis
   return loadView(ctx, await creditedLoad(ctx, paymentId));
 }
 
-/** POST /api/admin/refundLoad: through the provider's API where it has one, else recorded by hand. */
+const tooMuch = () => ValidationError.field('amount', msg('money.refundTooMuch'));
+
+/**
+ * POST /api/admin/refundLoad: through the provider's API where it has one (an intent first, decision
+ * 0423), else recorded by hand.
+ */
 export async function refundLoad(ctx: AppContext, admin: { id: number }, body: RefundLoadBody) {
   const p = await creditedLoad(ctx, body.payment_id);
-  const load = await loadView(ctx, p);
   const { via, provider } = refundWay(ctx, p);
   if (via === 'at_provider') throw ValidationError.field('payment_id', msg('money.refundAtProvider'));
-  // Ours, also given to the provider as its idempotency key: the same key again is the same refund.
-  const key =
-    via === 'provider' && provider
-      ? `refund:${provider.name}:${p.id}-${body.idempotency_key}`
-      : `refund:hand:${p.id}:${body.idempotency_key}`;
+  if (via === 'provider' && provider?.refund) return refundThroughProvider(ctx, admin, body, p, provider);
+  // By hand: the money went back another way before; this records it, never beyond what is left.
+  const key = `refund:hand:${p.id}:${body.idempotency_key}`;
   if (await transactionByKey(ctx.db, key)) return refundAnswer(ctx, p, true, null);
-  const amount = body.amount ?? load.refundable;
-  if (amount <= 0 || amount > load.refundable) throw ValidationError.field('amount', msg('money.refundTooMuch'));
-  let providerRefund: { id: string; link?: string | null } | null = null;
-  if (via === 'provider' && provider?.refund) {
-    try {
-      providerRefund = await provider.refund({
-        providerRef: p.providerRef ?? '',
-        amount,
-        currency: p.currency,
-        key: `${p.id}-${body.idempotency_key}`,
-      });
-    } catch (err) {
-      if (err instanceof ProviderUnavailable) throw providerUnavailable();
-      if (err instanceof RefundRefused) throw ValidationError.field('amount', msg('money.refundTooMuch'));
-      throw err;
-    }
-  }
+  const amount = body.amount ?? (await refundableOf(ctx.db, p)).refundable;
+  if (amount <= 0) throw tooMuch();
   const booked = await bookReversal(ctx, {
     paymentId: p.id,
     kind: 'refund',
     amount,
     key,
     actorId: admin.id,
-    memo: providerRefund ? `${body.reason} (${providerRefund.id})` : body.reason,
+    memo: body.reason,
+    beyond: 'refuse',
   });
-  if (booked.outcome === 'too_much') throw ValidationError.field('amount', msg('money.refundTooMuch'));
+  if (booked.outcome === 'too_much') throw tooMuch();
   if (booked.outcome === 'not_credited') throw notFound(msg('money.paymentNotFound'));
-  return refundAnswer(ctx, p, booked.outcome === 'duplicate', providerRefund?.link ?? null);
+  return refundAnswer(ctx, p, booked.outcome === 'duplicate', null);
+}
+
+/**
+ * A refund through the provider's API. 1: its intent (key, amount) is written in the transaction that reads
+ * what is refundable, so a chargeback or another refund booked meanwhile sees it; 2: the provider is asked,
+ * with our key as its idempotency key; 3: the refund it made is booked whatever was booked meanwhile
+ * (beyond the load, the excess is flagged), or the intent is cancelled when it refused. Unreachable or
+ * anything unknown leaves the intent pending: the same key again, or the minute's settlement, retries it.
+ */
+async function refundThroughProvider(
+  ctx: AppContext,
+  admin: { id: number },
+  body: RefundLoadBody,
+  p: PaymentRow,
+  provider: PaymentProvider,
+) {
+  const key = `refund:${provider.name}:${p.id}-${body.idempotency_key}`;
+  const now = ctx.now();
+  const intent = await atomically(ctx, async (tx) => {
+    await lockMoney(tx, [p.userId]);
+    const known = await repo.intentByKey(tx, key);
+    if (known?.status === 'booked' || (await transactionByKey(tx, key))) return null;
+    // Asked before and not known how it ended: the same refund (its amount), asked again.
+    if (known?.status === 'pending') return repo.updateIntent(tx, known.id, { attemptedAt: now });
+    const locked = await repo.lockPayment(tx, p.id);
+    const { refundable } = await refundableOf(tx, locked);
+    const amount = body.amount ?? refundable;
+    if (amount <= 0 || amount > refundable) throw tooMuch();
+    const values = { amount, actorId: admin.id, reason: body.reason, attemptedAt: now };
+    // Refused before (nothing was made with this key): asked again, maybe for another amount.
+    if (known) return repo.updateIntent(tx, known.id, { ...values, status: 'pending', resolvedAt: null });
+    return repo.insertIntent(tx, {
+      ...values,
+      key,
+      paymentId: p.id,
+      userId: p.userId,
+      provider: provider.name,
+      status: 'pending',
+      createdAt: now,
+    });
+  });
+  if (!intent) return refundAnswer(ctx, p, true, (await repo.intentByKey(ctx.db, key))?.claimUrl ?? null);
+  const done = await carryOut(ctx, p, provider, intent);
+  if (done.outcome === 'refused') throw tooMuch();
+  return refundAnswer(ctx, p, done.outcome === 'duplicate', done.claimUrl);
+}
+
+/** The provider did not answer a refund: its intent stays pending (503, come back; the minute's settlement too). */
+const refundPending = () => new AppError(503, 'provider_unavailable', msg('money.refundPending'));
+
+/** The provider's key of an intent: ours without the `refund:<provider>:` prefix, `<payment>-<admin key>`. */
+const providerKeyOf = (intent: RefundIntentRow) => intent.key.slice(`refund:${intent.provider}:`.length);
+
+/**
+ * Asks the provider to make an intent's refund (idempotent by its key) and books what it made, or cancels
+ * the intent when it refused. Throws (the intent stays pending) when the outcome is unknown.
+ */
+async function carryOut(
+  ctx: AppContext,
+  p: PaymentRow,
+  provider: PaymentProvider,
+  intent: RefundIntentRow,
+): Promise<{ outcome: 'reversed' | 'duplicate' | 'refused'; claimUrl: string | null }> {
+  await pausePoint(ctx, 'refund_intent_written');
+  let made: RefundResult;
+  try {
+    made = await provider.refund!({
+      providerRef: p.providerRef ?? '',
+      amount: intent.amount,
+      currency: p.currency,
+      key: providerKeyOf(intent),
+    });
+  } catch (err) {
+    if (err instanceof RefundRefused) {
+      await atomically(ctx, async (tx) => {
+        await lockMoney(tx, [p.userId]);
+        await repo.updatePendingIntent(tx, intent.id, { status: 'cancelled', resolvedAt: ctx.now() });
+      });
+      return { outcome: 'refused', claimUrl: null };
+    }
+    if (err instanceof ProviderUnavailable) throw refundPending();
+    throw err;
+  }
+  const booked = await bookReversal(ctx, {
+    paymentId: p.id,
+    kind: 'refund',
+    amount: intent.amount,
+    key: intent.key,
+    actorId: intent.actorId,
+    memo: `${intent.reason} (${made.id})`,
+    beyond: 'force',
+    intent: { id: intent.id, refundId: made.id, claimUrl: made.link ?? null },
+  });
+  if (booked.outcome === 'not_credited' || booked.outcome === 'too_much')
+    throw new Error(`refund intent ${intent.id}: the provider refunded, the ledger answered ${booked.outcome}`);
+  return { outcome: booked.outcome, claimUrl: made.link ?? null };
+}
+
+/** A pending intent is retried this long after it was last tried (longer than one provider call takes). */
+export const INTENT_RETRY_MS = 2 * 60_000;
+
+/**
+ * Periodic (with the settlement of open payments): every refund intent whose outcome is still unknown
+ * some time after it was last tried (the provider was unreachable, the process died) is asked of the
+ * provider again with its key, then booked or cancelled. Taken by one instance at a time.
+ */
+export async function resolveRefundIntents(ctx: AppContext, limit = 50): Promise<number> {
+  const now = ctx.now();
+  const stale = await repo.staleIntents(ctx.db, new Date(now.getTime() - INTENT_RETRY_MS), limit);
+  let resolved = 0;
+  for (const found of stale) {
+    const p = await repo.paymentById(ctx.db, found.paymentId);
+    const provider = p && p.method !== 'bank' ? providers(ctx).byName(p.method, found.provider) : null;
+    // A provider no longer configured: the intent stays pending, listed for the admin.
+    if (!p || !provider?.refund) continue;
+    const intent = await atomically(ctx, async (tx) => {
+      await lockMoney(tx, [found.userId]);
+      const current = await repo.intentById(tx, found.id);
+      // Tried or resolved meanwhile (another instance, the admin's retry): left to them.
+      if (current?.status !== 'pending' || current.attemptedAt.getTime() !== found.attemptedAt.getTime()) return null;
+      return repo.updateIntent(tx, found.id, { attemptedAt: now });
+    });
+    if (!intent) continue;
+    try {
+      await carryOut(ctx, p, provider, intent);
+      resolved += 1;
+    } catch (err) {
+      // Still unknown: tried again later.
+      if (!(err instanceof AppError && err.statusCode === 503)) throw err;
+    }
+  }
+  return resolved;
 }
 
 async function refundAnswer(ctx: AppContext, p: PaymentRow, duplicate: boolean, claimUrl: string | null) {
-  const reversed = await ledgerRepo.reversedOf(ctx.db, p.id);
+  const { reversed, refundable } = await refundableOf(ctx.db, p);
   const held = await holdOf(ctx.db, p.userId);
   return {
     payment_id: p.id,
     user_id: p.userId,
     balance: held?.balance ?? (await ledgerRepo.userBalance(ctx.db, p.userId)),
     refunded: reversed,
-    refundable: Math.max(0, p.amount - reversed),
+    refundable,
     held: !!held,
     duplicate,
     claim_url: claimUrl,
@@ -211,9 +376,16 @@ async function refundAnswer(ctx: AppContext, p: PaymentRow, duplicate: boolean, 
 
 // ---------------------------------------------------------------- held accounts
 
-/** GET /api/admin/heldAccounts. */
+/**
+ * GET /api/admin/heldAccounts: held accounts (with what was charged to each beyond a load and not looked
+ * at yet), and the signed notifications that named no payment of ours (decision 0420), for an admin to match.
+ */
 export async function heldAccounts(ctx: AppContext): Promise<HeldAccountsResponse> {
   const rows = await ledgerRepo.heldAccounts(ctx.db, QUEUE_SIZE);
+  const excess = await repo.openExcessOf(
+    ctx.db,
+    rows.map((r) => r.userId!),
+  );
   const data = await Promise.all(
     rows.map(async (r) => ({
       user_id: r.userId!,
@@ -221,25 +393,49 @@ export async function heldAccounts(ctx: AppContext): Promise<HeldAccountsRespons
       balance: Number(r.balance),
       reason: r.reason!,
       since: r.since!.toISOString(),
+      beyond_load: excess.get(r.userId!) ?? 0,
     })),
   );
-  return { data, currency: ctx.env.SITE_CURRENCY };
+  const unmatched = (await repo.openUnmatched(ctx.db, QUEUE_SIZE)).map((u) => ({
+    provider: u.provider,
+    event_id: u.eventId,
+    type: u.type,
+    reference: u.reference,
+    amount: u.amount,
+    deliveries: u.deliveries,
+    received_at: u.receivedAt.toISOString(),
+  }));
+  return { data, currency: ctx.env.SITE_CURRENCY, unmatched };
 }
 
-/** POST /api/admin/releaseHold: refused (422) while the balance is below zero. */
+/**
+ * POST /api/admin/releaseHold: refused (422) while the balance is below zero; an account that does not
+ * exist is 404 and nothing is written. Releasing marks what was charged beyond a load as looked at.
+ */
 export async function releaseHold(ctx: AppContext, admin: { id: number }, body: ReleaseHoldBody) {
   const now = ctx.now();
+  // Not held (or no ledger account at all): nothing to do, and no ledger account made for it.
+  if (!(await holdOf(ctx.db, body.user_id))) {
+    if (!(await repo.accountExists(ctx.db, body.user_id))) throw notFound(msg('admin.userNotFound'));
+    return { user_id: body.user_id, released: false };
+  }
   return atomically(ctx, async (tx) => {
     const lock = await lockMoney(tx, [body.user_id]);
     const held = await holdOf(tx, body.user_id);
     if (!held) return { user_id: body.user_id, released: false };
     if (held.balance < 0) throw ValidationError.field('user_id', msg('money.releaseBelowZero'));
     await release(tx, lock, body.user_id);
+    const beyondLoad = await repo.resolveFlags(tx, body.user_id, admin.id, now);
     await writeAudit(tx, {
       actorId: admin.id,
       action: 'money.release_hold',
       targetUserId: body.user_id,
-      data: { reason: body.reason, held_since: held.since.toISOString(), hold_reason: held.reason },
+      data: {
+        reason: body.reason,
+        held_since: held.since.toISOString(),
+        hold_reason: held.reason,
+        ...(beyondLoad ? { beyond_load: beyondLoad } : {}),
+      },
       at: now,
     });
     await addNotice(tx, {

@@ -4,7 +4,8 @@
 //   unique per payment (`payment:<id>`); a webhook's effect is unique per provider event id;
 // - a webhook is a hint: its signature is checked, then the payment's state is read back from the
 //   provider and that is applied;
-// - what a crash leaves pending is settled by settleOpenPayments (on start and every minute).
+// - what a crash leaves pending is settled by settleOpenPayments (on start and every minute), refund
+//   intents whose outcome is unknown included (decision 0423).
 import { msg } from '#shared/api/messages.ts';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
@@ -15,7 +16,7 @@ import { InsufficientBalance, lockMoney, transfer, type MoneyLock } from './ledg
 import * as repo from './money.repo';
 import type { PaymentRow } from './money.repo';
 import { CartChanged, payOrder } from './orders';
-import { bookReversal } from './reversals';
+import { bookReversal, resolveRefundIntents } from './reversals';
 import { providers } from './providers';
 import {
   providerKey,
@@ -154,7 +155,8 @@ const NEVER_STARTED_AFTER_MS = 15 * 60_000;
 
 /**
  * Periodic task and start-up reconciliation: every open card or crypto payment is settled with the
- * provider's current state. Safe on many instances at once (settlement is exactly once).
+ * provider's current state, and every refund intent left unknown is retried by its key. Safe on many
+ * instances at once (settlement is exactly once).
  */
 export async function settleOpenPayments(ctx: AppContext, limit = 100): Promise<number> {
   const open = await repo.openPayments(ctx.db, limit);
@@ -166,6 +168,8 @@ export async function settleOpenPayments(ctx: AppContext, limit = 100): Promise<
     }
     if (outcome === 'applied') settled += 1;
   }
+  // Refunds asked of a provider whose outcome is still unknown (decision 0423).
+  await resolveRefundIntents(ctx);
   return settled;
 }
 
@@ -202,21 +206,26 @@ export async function handleWebhook(
   if (await repo.eventSeen(ctx.db, providerName, event.id)) return { received: true as const, outcome: 'duplicate' };
   const provider = named.find((p) => !event.method || p!.method === event.method) ?? null;
   const payment = provider ? await repo.paymentOfEvent(ctx.db, provider, event) : undefined;
-  const record = (outcome: string) =>
-    repo.recordEvent(ctx.db, {
+  if (!provider || !payment || (event.ref && payment.providerRef && payment.providerRef !== event.ref)) {
+    // Names no payment of ours. Not recorded under its event id, which would make the same event naming the
+    // right payment a duplicate: one that is the record (a sale's outcome, a refund or chargeback) is kept
+    // for an admin to match (decision 0420); a hint (read back from the provider) is dropped.
+    if (!event.state && !event.reversal) return { received: true as const, outcome: 'ignored' };
+    await repo.recordUnmatched(ctx.db, {
       provider: providerName,
       eventId: event.id,
       type: event.type,
-      paymentId: payment?.id ?? null,
-      outcome,
-      receivedAt: ctx.now(),
+      reference: [event.paymentId !== null ? providerKey(event.paymentId) : null, event.ref ?? event.state?.ref]
+        .filter(Boolean)
+        .join(' '),
+      amount: event.reversal?.amount ?? event.state?.amount ?? null,
+      at: ctx.now(),
     });
-  if (!provider || !payment || (event.ref && payment.providerRef && payment.providerRef !== event.ref)) {
-    await record('ignored');
-    return { received: true as const, outcome: 'ignored' };
+    return { received: true as const, outcome: 'unmatched' };
   }
   if (event.reversal) {
-    // A refund or chargeback (decision 0423): booked once by its own id, never beyond the load.
+    // A refund or chargeback (decision 0423): booked once by its own id. The money has left: booked while
+    // its own kind stays within the load, and what it takes beyond (with the other kind) is flagged.
     const { outcome } = await bookReversal(
       ctx,
       {
@@ -225,6 +234,7 @@ export async function handleWebhook(
         amount: event.reversal.amount,
         key: `${event.reversal.kind}:${provider.name}:${event.reversal.id}`,
         memo: event.type,
+        beyond: 'book',
       },
       { provider: provider.name, id: event.id, type: event.type },
     );
@@ -242,10 +252,8 @@ export async function handleWebhook(
     if (err instanceof ProviderUnavailable) throw providerUnavailable();
     throw err;
   }
-  if (!state) {
-    await record('ignored');
-    return { received: true as const, outcome: 'ignored' };
-  }
+  // The provider does not know it (yet): nothing recorded, a later delivery is read again.
+  if (!state) return { received: true as const, outcome: 'ignored' };
   const outcome = await applyState(ctx, payment.id, state, { provider: provider.name, id: event.id, type: event.type });
   return { received: true as const, outcome };
 }

@@ -39,8 +39,13 @@ afterAll(async () => {
   await t.close();
   await verotel.close();
 });
+// What Verotel refunded (credits made in its Control Center) must be what our ledger refunded, per sale.
+const verotelRefunds = () =>
+  verotel.reversals
+    .filter((r) => r.event === 'credit')
+    .map((r) => ({ provider: 'verotel', ref: r.saleID, amount: Math.round(Number(r.priceAmount) * 100) }));
 afterEach(async () => {
-  expect(await moneyProblems(t.ctx.db)).toEqual([]);
+  expect(await moneyProblems(t.ctx.db, { providerRefunds: verotelRefunds() })).toEqual([]);
 });
 
 async function advertiser() {
@@ -257,23 +262,13 @@ describe('Verotel FlexPay adapter against a local stand-in', () => {
     expect(await state(a, paymentId)).toMatchObject({ balance: 0, payment: 'requires_action' });
   });
 
-  it('a refund (credit) and a chargeback postback are each booked once, never beyond the sale; a chargeback holds', async () => {
+  it('a refund (credit) and a chargeback postback are each booked once; beyond the sale together, flagged; a chargeback holds', async () => {
     const a = await advertiser();
     const { paymentId, sale } = await checkout(a, { purpose: 'load' });
     await postback(verotel.approve(sale.saleID).postback);
     const credited = await state(a, paymentId);
-    const signed = (event: string, transactionID: string, priceAmount: string) =>
-      verotel.sign({
-        event,
-        shopID: verotel.shopId,
-        saleID: sale.saleID,
-        transactionID,
-        priceAmount,
-        priceCurrency: 'EUR',
-        type: 'purchase',
-      });
     // Refunded in Verotel's Control Center: its credit postback books it, once.
-    const credit = signed('credit', '9001', '3.00');
+    const credit = verotel.reverse('credit', sale.saleID, '3.00').postback;
     expect((await postback(credit)).body).toBe('OK');
     expect((await postback(credit)).body).toBe('OK');
     expect(await money.balanceOf(t.ctx, a.id)).toBe(credited.balance - 300);
@@ -292,23 +287,105 @@ describe('Verotel FlexPay adapter against a local stand-in', () => {
     });
     expect(byHand.statusCode).toBe(422);
 
-    // More than is left: recorded, not booked. Then the chargeback of the rest: booked, and the account held.
+    // A chargeback of 100 more than is left: the bank took it, so it is booked; the 100 beyond the sale is
+    // charged to her and flagged, and the account held.
     const rest = credited.balance - 300;
-    expect((await postback(signed('chargeback', '9002', ((rest + 100) / 100).toFixed(2)))).body).toBe('OK');
-    expect(await money.balanceOf(t.ctx, a.id)).toBe(rest);
-    expect((await postback(signed('chargeback', '9003', (rest / 100).toFixed(2)))).body).toBe('OK');
-    expect(await money.balanceOf(t.ctx, a.id)).toBe(0);
+    const first = verotel.reverse('chargeback', sale.saleID, ((rest + 100) / 100).toFixed(2));
+    expect((await postback(first.postback)).body).toBe('OK');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(-100);
     const data = await t.app.inject({ method: 'GET', url: '/api/payment/getData', ...a.session });
     expect(data.json().data.hold).toMatchObject({ reason: 'chargeback' });
+    const held = await t.app.inject({ method: 'GET', url: '/api/admin/heldAccounts', ...adminSession });
+    expect(held.json().data).toContainEqual(expect.objectContaining({ user_id: a.id, beyond_load: 100 }));
+    // Chargebacks beyond the sale itself: not something Verotel sends; recorded, not booked.
+    const bogus = verotel.sign({
+      event: 'chargeback',
+      shopID: verotel.shopId,
+      saleID: sale.saleID,
+      transactionID: '9003',
+      priceAmount: (rest / 100).toFixed(2),
+      priceCurrency: 'EUR',
+      type: 'purchase',
+    });
+    expect((await postback(bogus)).body).toBe('OK');
+    expect(await money.balanceOf(t.ctx, a.id)).toBe(-100);
     const outcomes = await t.ctx.db
       .select({ id: paymentEvents.eventId, outcome: paymentEvents.outcome })
       .from(paymentEvents)
       .where(eq(paymentEvents.paymentId, paymentId));
     expect(Object.fromEntries(outcomes.map((o) => [o.id, o.outcome]))).toMatchObject({
-      'credit:9001': 'reversed',
-      'chargeback:9002': 'too_much',
-      'chargeback:9003': 'reversed',
+      [`credit:${verotel.reversals[verotel.reversals.length - 2].transactionID}`]: 'reversed',
+      [`chargeback:${first.reversal.transactionID}`]: 'reversed',
+      'chargeback:9003': 'too_much',
     });
+  });
+
+  it('a postback naming an unknown reference is kept for an admin; the same sale with the right one then credits once', async () => {
+    const a = await advertiser();
+    const { paymentId, sale } = await checkout(a, { purpose: 'load' });
+    const before = await state(a, paymentId);
+    // Signed by Verotel, but its referenceID is no payment of ours (a merchant's mistake, another site's).
+    const wrong = verotel.approve(sale.saleID, { extra: { referenceID: 'pay_999999999' } }).postback;
+    const first = await postback(wrong);
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toBe('OK');
+    expect((await postback(wrong)).body).toBe('OK');
+    // Nothing credited, nothing recorded under its transaction id; listed for the admins (once, two deliveries).
+    expect(await state(a, paymentId)).toEqual(before);
+    const admin = await createSession(t.ctx, (await createAdvertiser(t.ctx, { role: 'admin' })).account.id);
+    const listed = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/admin/heldAccounts', ...admin }))
+        .json()
+        .unmatched.filter((u: { event_id: string }) => u.event_id === `purchase:${sale.transactionID}`);
+    expect(await listed()).toEqual([
+      expect.objectContaining({
+        provider: 'verotel',
+        type: 'purchase',
+        reference: `pay_999999999 ${sale.saleID}`,
+        amount: 1000,
+        deliveries: 2,
+      }),
+    ]);
+
+    // The same transaction naming the right payment: credited, once.
+    const right = verotel.approve(sale.saleID).postback;
+    expect((await postback(right)).body).toBe('OK');
+    const after = await state(a, paymentId);
+    expect(after).toMatchObject({ balance: 1000, payment: 'succeeded', events: before.events + 1 });
+    expect(await listed()).toEqual([]);
+    // Its redelivery is a duplicate; the wrong one again changes nothing either.
+    expect((await postback(right)).body).toBe('OK');
+    expect((await postback(wrong)).body).toBe('OK');
+    expect(await state(a, paymentId)).toEqual(after);
+  });
+
+  it('a chargeback naming a sale we do not know is kept for an admin, with its amount', async () => {
+    const unknown = verotel.sign({
+      event: 'chargeback',
+      shopID: verotel.shopId,
+      saleID: '123456789',
+      transactionID: '9100',
+      priceAmount: '25.00',
+      priceCurrency: 'EUR',
+      type: 'purchase',
+    });
+    const res = await postback(unknown);
+    expect(res.body).toBe('OK');
+    const [events] = await t.ctx.db
+      .select({ n: count() })
+      .from(paymentEvents)
+      .where(eq(paymentEvents.eventId, 'chargeback:9100'));
+    expect(events.n).toBe(0);
+    const admin = await createSession(t.ctx, (await createAdvertiser(t.ctx, { role: 'admin' })).account.id);
+    const held = await t.app.inject({ method: 'GET', url: '/api/admin/heldAccounts', ...admin });
+    expect(held.json().unmatched).toContainEqual(
+      expect.objectContaining({
+        event_id: 'chargeback:9100',
+        type: 'chargeback',
+        reference: '123456789',
+        amount: 2500,
+      }),
+    );
   });
 
   it('shows the provider and its test mode; the card form is the provider page', async () => {

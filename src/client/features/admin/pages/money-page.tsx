@@ -1,6 +1,7 @@
 // Products and prices, bank transfers recorded by reference, balance adjustments with a reason, refunds
-// of loads and the queue of held accounts (decision 0423): the money module's admin calls (each through
-// its ledger service, each in the audit log).
+// of loads and the queue of held accounts with what was charged beyond a load (decision 0423), and the
+// provider notifications that named no payment of ours (decision 0420): the money module's admin calls
+// (each through its ledger service, each in the audit log).
 import { useMemo, useState } from 'react';
 import { z } from 'zod';
 import type { TFunction } from 'i18next';
@@ -383,12 +384,50 @@ function HeldAccounts() {
                   since: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(h.since)),
                 })}
               </p>
+              {h.beyond_load > 0 && (
+                <p className="small" data-testid={`held-beyond-${h.user_id}`}>
+                  {t('money.heldBeyondLoad', { amount: formatMinor(h.beyond_load, data.currency, i18n.language) })}
+                </p>
+              )}
               <ReleaseForm userId={h.user_id} />
             </li>
           ))}
         </ul>
       )}
+      {data && <UnmatchedNotifications data={data} />}
     </section>
+  );
+}
+
+/** Signed notifications that named no payment of ours (decision 0420): for the admin to match by hand. */
+function UnmatchedNotifications({ data }: { data: NonNullable<ReturnType<typeof useHeldAccounts>['data']> }) {
+  const { t, i18n } = useTranslation('admin');
+  return (
+    <div data-testid="admin-unmatched">
+      <h3 className="admin-card__title">{t('money.unmatched')}</h3>
+      <p className="muted small">{t('money.unmatchedLead')}</p>
+      {data.unmatched.length === 0 ? (
+        <p className="muted">{t('money.noUnmatched')}</p>
+      ) : (
+        <ul className="admin-list">
+          {data.unmatched.map((u) => (
+            <li key={`${u.provider} ${u.event_id} ${u.reference}`}>
+              {t('money.unmatchedRow', {
+                provider: u.provider,
+                type: u.type,
+                event: u.event_id,
+                reference: u.reference,
+                amount: u.amount === null ? '–' : formatMinor(u.amount, data.currency, i18n.language),
+                when: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+                  new Date(u.received_at),
+                ),
+                deliveries: u.deliveries,
+              })}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 
