@@ -14,7 +14,8 @@ import { RedisRateLimiter } from './lib/rate-limiter';
 import { clientErrorHandler, frameworkErrors, plainNotFound, registerErrorHandler } from './plugins/error-handler';
 import { apiDocsRoute, registerApiDocs } from './plugins/api-docs';
 import { cardGuard } from './plugins/card-guard';
-import { urlForLog } from './lib/card-numbers';
+import { registerMetrics, requestIdGenerator } from './plugins/metrics';
+import { maskCardNumbers, urlForLog } from './lib/card-numbers';
 import { applyHttpLimits, HTTP_LIMITS, serverOptions, type HttpLimits } from './plugins/http-limits';
 import { scaleRouteLimits } from './plugins/route-limits';
 import { recordRoutes } from './plugins/route-table';
@@ -59,9 +60,17 @@ export interface BuildOptions {
   httpLimits?: Partial<HttpLimits>;
 }
 
-/** What a log line says of a request: never a card number someone put in the URL (lib/card-numbers.ts). */
+/**
+ * What a log line says of a request: never a card number someone put in the URL, the Host or a forwarded
+ * address (lib/card-numbers.ts; the line of an incoming request is written before the card guard runs).
+ */
 function logRequest(req: FastifyRequest) {
-  return { method: req.method, url: urlForLog(req.url), host: req.host, remoteAddress: req.ip };
+  return {
+    method: req.method,
+    url: urlForLog(req.url),
+    host: maskCardNumbers(req.host),
+    remoteAddress: maskCardNumbers(req.ip),
+  };
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -81,12 +90,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       disableRequestLogging: ctx.env.LOG_LEVEL !== 'debug' && ctx.env.LOG_LEVEL !== 'trace',
     }),
     trustProxy: parseTrustProxy(ctx.env.TRUST_PROXY),
+    // Each request's id (on its log lines and in X-Request-Id): the trusted proxy's, else a UUID (decision 1019).
+    genReqId: requestIdGenerator(!!parseTrustProxy(ctx.env.TRUST_PROXY)),
     bodyLimit: 1024 * 1024,
     frameworkErrors,
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   recordRoutes(app);
+  registerMetrics(app, ctx);
   cardGuard(app);
   applyHttpLimits(app, limits, !!parseTrustProxy(ctx.env.TRUST_PROXY));
   app.setValidatorCompiler(validatorCompiler);

@@ -112,6 +112,8 @@ const EnvSchema = z
       .transform((v) => v === 'true' || v === '1'),
     /** Where browsers load public media (a CDN or the public bucket's own address); unset, the app serves /media/. */
     S3_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** The bearer token GET /metrics asks for (decision 1019); unset, there is no metrics endpoint. */
+    METRICS_TOKEN: z.string().min(16).optional(),
     /** Tests only (NODE_ENV=test): a crash injected at a named point of the money code. */
     MONEY_FAULT_POINT: z.enum(['after_provider_charge', 'after_webhook_verified']).optional(),
     /** Connections each instance keeps to PostgreSQL (instances x pool size must stay under max_connections). */

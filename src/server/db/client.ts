@@ -445,6 +445,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const lists = listMax ? poolOf(url, listMax, `${noWorkers}; set plan_cache_mode = force_generic_plan`) : undefined;
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   if (lists) genericPlans.set(db, drizzlePg(lists, { schema }) as unknown as Db);
+  poolsByDb.set(db, lists ? { main: pool, lists } : { main: pool });
   // Several instances (or test workers) may start at once: one migrates, the others wait.
   const client = await pool.connect();
   try {
@@ -467,6 +468,18 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       await Promise.all([pool.end(), lists?.end()]);
     },
   };
+}
+
+const poolsByDb = new WeakMap<Db, Record<string, pg.Pool>>();
+
+/** A PostgreSQL database's pools by name (main, lists), as the metrics read them; none for PGlite. */
+export function poolStatsOf(db: Db): Array<{ pool: string; total: number; idle: number; waiting: number }> {
+  return Object.entries(poolsByDb.get(db) ?? {}).map(([name, p]) => ({
+    pool: name,
+    total: p.totalCount,
+    idle: p.idleCount,
+    waiting: p.waitingCount,
+  }));
 }
 
 /** Raw SQL returning rows; both drivers answer `{ rows }`. */

@@ -345,3 +345,13 @@ export function startWorker(
     },
   };
 }
+
+/** The queue as an operator watches it (metrics): jobs due now, and how long the oldest of them has waited. */
+export async function queueStats(db: Db): Promise<{ due: number; oldestSeconds: number }> {
+  const [row] = await queryRows<{ due: number; oldest: number | null }>(
+    db,
+    sql`select count(*)::int as due, extract(epoch from now() - min(run_at))::float8 as oldest
+          from jobs where status = 'queued' and run_at <= now()`,
+  );
+  return { due: Number(row.due), oldestSeconds: Math.max(0, Number(row.oldest ?? 0)) };
+}

@@ -13,6 +13,7 @@ import { addNotice } from '../notices/notices.service';
 import * as repo from './auto-topup.repo';
 import type { RunOutcome, TimerRow } from './auto-topup.repo';
 import { localLabel, slotsBetween, weekOf } from './slots';
+import { metricsOf } from '../../lib/metrics';
 
 export const FAILED_MAIL_JOB = 'auto-topup.failed-mail';
 /** How far back a tick looks for slots not yet handled (a server down for longer records them missed). */
@@ -40,6 +41,7 @@ export async function runDueSlots(ctx: AppContext): Promise<Record<string, numbe
       if (seen.has(slot.getTime())) continue;
       const outcome = await runSlot(ctx, timer, slot, now.getTime() - slot.getTime() > graceMs);
       counts[outcome] = (counts[outcome] ?? 0) + 1;
+      metricsOf(ctx).autoTopups.inc({ outcome });
     }
   }
   return counts;

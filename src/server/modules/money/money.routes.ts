@@ -41,6 +41,7 @@ import { businessDetails, receiptCsp, renderReceipt } from './receipt';
 import { addToCart, getCart, removeCartItem } from './cart';
 import { getPayment, makePayment } from './checkout';
 import * as money from './money.service';
+import { metricsOf } from '../../lib/metrics';
 
 const perUser = (max: number, timeWindow: string) => ({
   rateLimit: {
@@ -235,6 +236,27 @@ export const moneyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   );
 };
 
+/** The providers a webhook may name; any other name is counted as `other` (a label never takes a caller's text). */
+const KNOWN_PROVIDERS = new Set(['sandbox', 'verotel', 'btcpay']);
+
+/** A notification's outcome (credited, duplicate, unmatched...) or refusal (its status) in the metrics (decision 1019). */
+async function countedWebhook<T extends { outcome: string }>(
+  ctx: AppContext,
+  provider: string,
+  handle: () => Promise<T>,
+): Promise<T> {
+  const label = KNOWN_PROVIDERS.has(provider) ? provider : 'other';
+  try {
+    const answer = await handle();
+    metricsOf(ctx).webhooks.inc({ provider: label, outcome: answer.outcome });
+    return answer;
+  } catch (err) {
+    const status = (err as { statusCode?: number }).statusCode;
+    metricsOf(ctx).webhooks.inc({ provider: label, outcome: status ? `refused_${status}` : 'error' });
+    throw err;
+  }
+}
+
 const WebhookParams = z.object({ provider: z.string().regex(/^[a-z0-9-]{1,30}$/) });
 const WebhookAnswer = z.object({ received: z.literal(true), outcome: z.string() });
 
@@ -253,7 +275,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     { schema: { params: WebhookParams, response: { 200: WebhookAnswer, ...errorAnswers(400, 401, 403, 503) } } },
     async (req) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      return money.handleWebhook(ctx, req.params.provider, raw, req.headers, { ip: req.ip });
+      return countedWebhook(ctx, req.params.provider, () =>
+        money.handleWebhook(ctx, req.params.provider, raw, req.headers, { ip: req.ip }),
+      );
     },
   );
 
@@ -274,7 +298,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req, reply) => {
       const url = req.raw.url ?? '';
       const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-      await money.handleWebhook(ctx, req.params.provider, Buffer.from(query, 'utf8'), req.headers, { ip: req.ip });
+      await countedWebhook(ctx, req.params.provider, () =>
+        money.handleWebhook(ctx, req.params.provider, Buffer.from(query, 'utf8'), req.headers, { ip: req.ip }),
+      );
       return reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('OK');
     },
   );

@@ -17,6 +17,7 @@ import * as repo from './money.repo';
 import type { PaymentRow } from './money.repo';
 import { CartChanged, payOrder } from './orders';
 import { bookReversal, resolveRefundIntents } from './reversals';
+import { metricsOf } from '../../lib/metrics';
 import { providers } from './providers';
 import {
   providerKey,
@@ -68,7 +69,7 @@ export async function applyState(
   // Who it belongs to and whether it pays an order never change: read before the lock order is entered.
   const owner = await repo.paymentById(ctx.db, paymentId);
   if (!owner) throw new Error(`payment ${paymentId} does not exist`);
-  return atomically(ctx, async (tx) => {
+  const outcome = await atomically(ctx, async (tx): Promise<Outcome> => {
     const lock = await lockMoney(tx, [owner.userId], owner.orderId ? ['cash', 'revenue'] : ['cash']);
     if (event) {
       const fresh = await repo.recordEvent(tx, {
@@ -82,10 +83,14 @@ export async function applyState(
       if (!fresh) return 'duplicate';
     }
     const p = await repo.lockPayment(tx, paymentId);
-    const outcome = await applyLocked(ctx, tx, lock, p, state);
-    if (event) await repo.setEventOutcome(tx, event.provider, event.id, outcome);
-    return outcome;
+    const applied = await applyLocked(ctx, tx, lock, p, state);
+    if (event) await repo.setEventOutcome(tx, event.provider, event.id, applied);
+    return applied;
   });
+  // What the operator watches (decision 1019): each change a provider's answer made, once it is committed.
+  if (outcome !== 'unchanged' && outcome !== 'duplicate')
+    metricsOf(ctx).payments.inc({ method: owner.method, provider: owner.provider, outcome });
+  return outcome;
 }
 
 async function applyLocked(
