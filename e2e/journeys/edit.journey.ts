@@ -81,11 +81,11 @@ test('edit: register, complete every required section, listed in the directory a
   await shot('3-location');
   await save(page, 'location');
 
-  // Phone: international format starting with +, shown formatted.
+  // Phone: with its country code (+ or 00), shown formatted.
   const phone = page.getByTestId('step-phone').getByLabel('Phone');
   await phone.fill('0161 496 0000');
   await save(page, 'phone');
-  await walk.getByText('Phone must be in international format starting with +.').waitFor();
+  await walk.getByText('Phone needs its country code: start with + or 00, for example +44 20 7946 0018.').waitFor();
   await phone.fill('+441614960000');
   await walk.getByText('Shown as +44 161 496 0000').waitFor();
   await save(page, 'phone');

@@ -79,7 +79,7 @@ test('one-tap contact: text, WhatsApp, Telegram and Signal beside the call butto
   await api(page, '/update', {
     section: 'links',
     links: {
-      messenger: { whatsapp: '+447700900123', telegram: '@imogen_leeds', signal: 'yes' },
+      messenger: { whatsapp: '+44 113 496 0999', telegram: '@imogen_leeds', signal: 'yes' },
       social: {},
       crypto: {},
     },
@@ -91,7 +91,7 @@ test('one-tap contact: text, WhatsApp, Telegram and Signal beside the call butto
   await page.getByTestId('comments').waitFor();
   const contacts = page.getByTestId('profile-contacts').first();
   await expect(contacts.getByTestId('contact-sms')).toHaveAttribute('href', 'sms:+441134960000');
-  await expect(contacts.getByTestId('contact-whatsapp')).toHaveAttribute('href', 'https://wa.me/447700900123');
+  await expect(contacts.getByTestId('contact-whatsapp')).toHaveAttribute('href', 'https://wa.me/441134960999');
   await expect(contacts.getByTestId('contact-telegram')).toHaveAttribute('href', 'https://t.me/imogen_leeds');
   // "yes" is no number: Signal opens with her phone.
   await expect(contacts.getByTestId('contact-signal')).toHaveAttribute('href', 'https://signal.me/#p/+441134960000');
@@ -109,5 +109,5 @@ test('one-tap contact: text, WhatsApp, Telegram and Signal beside the call butto
   const popup = page.waitForEvent('popup');
   await contacts.getByTestId('contact-whatsapp').click();
   await reveal;
-  expect((await popup).url()).toBe('https://wa.me/447700900123');
+  expect((await popup).url()).toBe('https://wa.me/441134960999');
 });

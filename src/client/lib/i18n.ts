@@ -3,6 +3,7 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { loadCatalogue } from '#shared/i18n/index.ts';
+import { addFormatters } from '#shared/i18n/formatters.ts';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
 import { pickLanguage, queryLanguage } from '#shared/rules/language.ts';
 
@@ -64,6 +65,7 @@ async function start(): Promise<void> {
       returnNull: false,
       react: { useSuspense: true },
     });
+  addFormatters(i18n);
   syncDocumentLanguage();
   i18n.on('languageChanged', syncDocumentLanguage);
 }

@@ -6,6 +6,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { loadResources } from '#shared/i18n/index.ts';
+import { addFormatters } from '#shared/i18n/formatters.ts';
 
 export async function testI18n(namespaces: string[]): Promise<I18n> {
   const i18n = i18next.createInstance();
@@ -18,6 +19,7 @@ export async function testI18n(namespaces: string[]): Promise<I18n> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  addFormatters(i18n);
   return i18n;
 }
 

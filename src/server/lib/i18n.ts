@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import i18next, { type i18n as I18n } from 'i18next';
 import { LANGUAGES, type Language } from '#shared/constants.ts';
 import { FALLBACK_LANGUAGES } from '#shared/i18n/fallbacks.ts';
+import { addFormatters } from '#shared/i18n/formatters.ts';
 import { isLanguage, pickLanguage } from '#shared/rules/language.ts';
 
 export const CATALOGUE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/i18n');
@@ -46,6 +47,7 @@ export function serverI18n(): I18n {
     returnNull: false,
     initAsync: false,
   });
+  addFormatters(i18n);
   instance = i18n;
   return i18n;
 }

@@ -1,7 +1,6 @@
 // Rules of the profile's edit sections (spec sections 3 and 5) that the browser form and the server
 // both apply: what a screen name may be, what counts as a phone number, and the closed lists the
-// sections choose from. Pure: no DOM, no database.
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+// sections choose from. Pure: no DOM, no database. What a phone number is lives in ./phone.ts.
 
 // The closed lists the directory's filters read too live apart, so that the public pages' code does not
 // carry the phone number metadata this file needs (issue 27 item 1).
@@ -63,21 +62,6 @@ export function isNameOnly(value: string): boolean {
   return !words.some((w) => AD_WORDS.has(w.toLowerCase().replace(/[.'’-]/g, '')));
 }
 
-/**
- * Spec section 5: international format starting with +, checked against the numbering plans of
- * libphonenumber (metadata "max": the real ranges, not only lengths). Returns the number as it is
- * stored and shown ("+44 20 7946 0018"), or null when it is not a valid international number.
- */
-export function normalizePhone(value: string): string | null {
-  const v = value.trim();
-  if (!v.startsWith('+')) return null;
-  // Letters (vanity numbers, "ext.") are not a phone number a visitor can tap.
-  if (/[^\d\s()+.-]/.test(v)) return null;
-  const phone = parsePhoneNumberFromString(v);
-  if (!phone || !phone.isValid()) return null;
-  return phone.formatInternational();
-}
-
 /** Personality traits a profile may show (Personality section), keys of the `edit` catalogue. */
 export const PERSONALITY_TRAITS = [
   'friendly',
@@ -108,6 +92,21 @@ export const LINK_KEYS = {
   crypto: ['btc', 'eth', 'usdt', 'ltc', 'xmr'],
 } as const;
 export type LinkGroup = keyof typeof LINK_KEYS;
+
+/**
+ * Messengers that reach a phone number (docs/decisions/0311): WhatsApp and Viber hold nothing else, so
+ * their field takes a number only, by the Phone field's rule; Telegram and Signal hold a number or a
+ * username, and a value written like a number is checked as one. Each offers "same as my phone".
+ */
+export const NUMBER_MESSENGERS = ['whatsapp', 'viber'] as const;
+export const NUMBER_OR_NAME_MESSENGERS = ['telegram', 'signal'] as const;
+export const PHONE_MESSENGERS = [...NUMBER_MESSENGERS, ...NUMBER_OR_NAME_MESSENGERS] as const;
+export type PhoneMessenger = (typeof PHONE_MESSENGERS)[number];
+
+/** A messenger value written like a phone number: digits and the signs people put between them. */
+export const looksLikePhoneNumber = (value: string) =>
+  /^[+\d\s\u00a0()./\-\u2010-\u2015]+$/.test(value) && /\d/.test(value);
+
 export const LINK_MAX = 200;
 
 /** Counts words the way a reader would (the About Me advice of spec section 5). */

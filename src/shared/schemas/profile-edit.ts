@@ -15,7 +15,9 @@ import {
   LANGUAGES_MAX,
   LINK_KEYS,
   LINK_MAX,
-  normalizePhone,
+  looksLikePhoneNumber,
+  NUMBER_MESSENGERS,
+  NUMBER_OR_NAME_MESSENGERS,
   PERSONALITY_MAX,
   PERSONALITY_TRAITS,
   PLACE_MAX,
@@ -25,6 +27,7 @@ import {
   SCREEN_NAME_MIN,
   SPOKEN_LANGUAGES,
 } from '../rules/profile-fields';
+import { checkPhone, PHONE_MAX, phoneRefusalMessage } from '../rules/phone';
 import { messageText } from '../api/messages';
 
 /** Items a complete profile needs (server: profile-derive's missingFields). */
@@ -33,7 +36,6 @@ export type RequiredField = (typeof REQUIRED_FIELDS)[number];
 
 // English messages for the 422 bodies; `params.i18n` names the browser's translation (form kit).
 export const SCREEN_NAME_MESSAGE = messageText('edit:errors.screenName', { label: 'Screen name' });
-export const PHONE_MESSAGE = messageText('edit:errors.phone', { label: 'Phone' });
 export const HEADING_LINE_MESSAGE = messageText('edit:errors.oneLine', { label: 'Ad heading' });
 export const TOUR_ORDER_MESSAGE = messageText('edit:errors.tourOrder');
 export const UNIQUE_MESSAGE = messageText('validation.uniqueEntries');
@@ -72,10 +74,20 @@ export const SexualitySection = z.strictObject({
   sexuality: oneOf(SEXUALITIES, 'Sexuality').nullable(),
 });
 
+/**
+ * A phone number as people type it (spaces, dashes, brackets, dots, 00 for +), kept as E.164; a refusal
+ * says why and names the country (#shared/rules/phone.ts, docs/decisions/0311).
+ */
+function phoneNumber(value: string, ctx: z.RefinementCtx, label: string): string {
+  const checked = checkPhone(value);
+  if (checked.ok) return checked.e164;
+  const { key, values } = phoneRefusalMessage(checked);
+  ctx.addIssue({ code: 'custom', message: messageText(key, { label, ...values }), params: { i18n: key, ...values } });
+  return z.NEVER;
+}
+
 export const PhoneSection = z.strictObject({
-  phone: requiredString('Phone', 40)
-    .refine((v) => normalizePhone(v) !== null, { message: PHONE_MESSAGE, params: { i18n: 'edit:errors.phone' } })
-    .transform((v) => normalizePhone(v) ?? v),
+  phone: requiredString('Phone', PHONE_MAX).transform((v, ctx) => phoneNumber(v, ctx, 'Phone')),
 });
 
 export const ServicesSection = z.strictObject({
@@ -146,20 +158,63 @@ const linkValue = (label: string) =>
   text(label, LINK_MAX)
     .trim()
     .refine((v) => !/\s/.test(v), { message: messageText('validation.noSpaces', { label }) });
-const linkGroup = <K extends readonly string[]>(keys: K, label: string) =>
+
+/** A WhatsApp link to a number ("https://wa.me/447...") is that number. */
+const WHATSAPP_LINK = /^(?:https?:\/\/)?(?:wa\.me\/|api\.whatsapp\.com\/send\/?\?phone=)\+?(\d+)\/?$/i;
+
+/** The messengers' own names, the label of their numbers' messages (the same in every language). */
+const MESSENGER_NAMES: Record<string, string> = {
+  whatsapp: 'WhatsApp',
+  viber: 'Viber',
+  telegram: 'Telegram',
+  signal: 'Signal',
+};
+
+/**
+ * A messenger that reaches a number: WhatsApp and Viber take a number only, Telegram and Signal a number
+ * or a username (a value written like a number is one). Numbers by the Phone field's rule, kept as E.164;
+ * empty removes the entry.
+ */
+const messengerNumber = (key: string, numberOnly: boolean) => {
+  const label = MESSENGER_NAMES[key] ?? 'Messenger';
+  return text(label, LINK_MAX)
+    .trim()
+    .transform((v, ctx) => {
+      if (v === '') return v;
+      const link = key === 'whatsapp' ? WHATSAPP_LINK.exec(v) : null;
+      if (link) return phoneNumber(`+${link[1]}`, ctx, label);
+      if (numberOnly || looksLikePhoneNumber(v)) return phoneNumber(v, ctx, label);
+      if (/\s/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: messageText('validation.noSpaces', { label: 'Messenger' }) });
+        return z.NEVER;
+      }
+      return v;
+    });
+};
+
+const linkField = (group: string, key: string, label: string) =>
+  group !== 'messenger'
+    ? linkValue(label)
+    : (NUMBER_MESSENGERS as readonly string[]).includes(key)
+      ? messengerNumber(key, true)
+      : (NUMBER_OR_NAME_MESSENGERS as readonly string[]).includes(key)
+        ? messengerNumber(key, false)
+        : linkValue(label);
+
+const linkGroup = <K extends readonly string[]>(group: string, keys: K, label: string) =>
   z.strictObject(
-    Object.fromEntries(keys.map((k) => [k, linkValue(label).optional()])) as unknown as Record<
+    Object.fromEntries(keys.map((k) => [k, linkField(group, k, label).optional()])) as unknown as Record<
       K[number],
-      z.ZodOptional<ReturnType<typeof linkValue>>
+      z.ZodOptional<z.ZodType<string, string>>
     >,
   );
 
 /** Edit Links: messenger handles, social profiles, crypto addresses; an empty value removes the entry. */
 export const LinksSection = z.strictObject({
   links: z.strictObject({
-    messenger: linkGroup(LINK_KEYS.messenger, 'Messenger'),
-    social: linkGroup(LINK_KEYS.social, 'Social link'),
-    crypto: linkGroup(LINK_KEYS.crypto, 'Crypto address'),
+    messenger: linkGroup('messenger', LINK_KEYS.messenger, 'Messenger'),
+    social: linkGroup('social', LINK_KEYS.social, 'Social link'),
+    crypto: linkGroup('crypto', LINK_KEYS.crypto, 'Crypto address'),
   }),
 });
 

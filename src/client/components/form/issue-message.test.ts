@@ -52,7 +52,7 @@ describe('issueMessage', () => {
     expect(messages(ScreenNameSection, { screen_name: 'Best GFE in town' }).screen_name).toBe(
       'edit:errors.screenName {"label":"SCREEN_NAME"}',
     );
-    expect(messages(PhoneSection, { phone: '0207946' }).phone).toBe('edit:errors.phone {"label":"PHONE"}');
+    expect(messages(PhoneSection, { phone: '0207946' }).phone).toBe('edit:errors.phoneCountryCode {"label":"PHONE"}');
     expect(messages(GenderSection, { gender: '' }).gender).toBe('auth:errors.blank {"label":"GENDER"}');
   });
 });

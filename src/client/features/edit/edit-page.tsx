@@ -18,6 +18,7 @@ import { ApiError } from '#client/lib/api.ts';
 import { CompletionWalk } from './completion';
 import { useUpdateData } from './api';
 import { Overview } from './overview';
+import { SavedPhoneNotice } from './phone-fields';
 import {
   AboutForm,
   AdStatusForm,
@@ -120,6 +121,8 @@ export function EditPage() {
       ) : (
         <>
           <NoticesPanel userId={id} />
+          {/* A saved number the phone rule refuses, with its reason (docs/decisions/0311). */}
+          {section !== 'phone' && <SavedPhoneNotice id={id} phone={query.data.phone} />}
           {section && <SectionPanel id={id} self={self} data={query.data} section={section} />}
           {/* The menu before the overview (its chart is a screen high on a phone): what she came to
               change is on the first screen, the figures below it (issue 23, item 6). */}

@@ -1,6 +1,6 @@
 // The sections of /edit/{id} (spec section 2's edit menu), each a form on the kit checked by the shared
 // schema its call is checked with on the server (#shared/schemas/profile-edit.ts).
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useController, useWatch, type FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
@@ -28,8 +28,9 @@ import {
 import {
   LANGUAGES_MAX,
   LINK_KEYS,
-  normalizePhone,
+  NUMBER_MESSENGERS,
   PERSONALITY_MAX,
+  PHONE_MESSENGERS,
   PERSONALITY_TRAITS,
   PROFILE_CURRENCIES,
   SPOKEN_LANGUAGES,
@@ -40,6 +41,8 @@ import { Field, Form, SubmitButton, TextField, useSchemaForm, type SchemaForm } 
 import { useSetAttribute, useUpdateSection, type UpdateData } from './api';
 import { MultiChoiceField, SingleChoiceField } from './choice-fields';
 import { LocationFields } from './location-fields';
+import { SameAsPhoneButton, shownPhone } from './phone-fields';
+import { checkPhone, formatPhone } from '#shared/rules/phone.ts';
 
 export interface SectionProps {
   id: number;
@@ -152,14 +155,25 @@ export function AboutForm(p: SectionProps) {
   );
 }
 
+/**
+ * Phone: what people type (spaces, dashes, brackets, 00 for +), kept as E.164 and shown grouped. A saved
+ * number the rule refuses opens with its reason under the field.
+ */
 export function PhoneForm(p: SectionProps) {
   const { t } = useTranslation('edit');
   const form = useSchemaForm(PhoneSection, {
-    defaultValues: { phone: p.data.phone ?? '' },
+    defaultValues: { phone: shownPhone(p.data.phone) },
     labels: { phone: t('fields.phone') },
   });
+  const saved = p.data.phone;
+  useEffect(() => {
+    if (saved && !checkPhone(saved).ok) void form.trigger('phone');
+    // Once, on opening: the saved number's reason; typing re-checks it from then on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const typed = useWatch({ control: form.control, name: 'phone' });
-  const shown = normalizePhone(typed ?? '');
+  const checked = checkPhone(typed ?? '');
+  const shown = checked.ok ? formatPhone(checked.e164) : null;
   return (
     <SectionForm form={form} p={p} section="phone" testId="form-phone">
       <TextField
@@ -420,35 +434,68 @@ export function AvailabilityForm(p: SectionProps) {
   );
 }
 
+const isPhoneMessenger = (key: string) => (PHONE_MESSENGERS as readonly string[]).includes(key);
+
 export function LinksForm(p: SectionProps) {
   const { t } = useTranslation(['edit', 'directory']);
   const groups = Object.keys(LINK_KEYS) as LinkGroup[];
   const labels: Record<string, string> = {};
   for (const g of groups)
     for (const k of LINK_KEYS[g]) labels[`links.${g}.${k}`] = t(`directory:profile.linkNames.${k}`);
+  // A messenger's number is kept as E.164 and shown grouped, as Phone is.
+  const shown = (g: LinkGroup, k: string) => {
+    const value = p.data.links[g]?.[k] ?? '';
+    return g === 'messenger' && isPhoneMessenger(k) && checkPhone(value).ok ? formatPhone(value) : value;
+  };
   const form = useSchemaForm(LinksSection, {
     defaultValues: initial(LinksSection, {
-      links: Object.fromEntries(
-        groups.map((g) => [g, Object.fromEntries(LINK_KEYS[g].map((k) => [k, p.data.links[g]?.[k] ?? '']))]),
-      ),
+      links: Object.fromEntries(groups.map((g) => [g, Object.fromEntries(LINK_KEYS[g].map((k) => [k, shown(g, k)]))])),
     }),
     labels,
   });
+  useEffect(() => {
+    // A saved messenger number the rule refuses opens with its reason, as Phone does.
+    for (const k of PHONE_MESSENGERS)
+      if (
+        p.data.links.messenger?.[k] &&
+        LinksSection.shape.links.shape.messenger.shape[k].safeParse(p.data.links.messenger[k]).error
+      )
+        void form.trigger(`links.messenger.${k}`);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <SectionForm form={form} p={p} section="links" testId="form-links">
       {groups.map((g) => (
         <fieldset key={g} className="edit-links">
           <legend className="field__label">{t(`links.${g}`)}</legend>
-          {LINK_KEYS[g].map((k) => (
-            <TextField
-              key={k}
-              form={form}
-              name={`links.${g}.${k}` as 'links.messenger.telegram'}
-              autoCapitalize="off"
-              autoComplete="off"
-              spellCheck={false}
-            />
-          ))}
+          {LINK_KEYS[g].map((k) => {
+            const name = `links.${g}.${k}` as 'links.messenger.telegram';
+            const number = g === 'messenger' && isPhoneMessenger(k);
+            const numberOnly = (NUMBER_MESSENGERS as readonly string[]).includes(k);
+            return (
+              <div key={k} className="edit-links__item" data-testid={`link-${g}-${k}`}>
+                <TextField
+                  form={form}
+                  name={name}
+                  autoCapitalize="off"
+                  autoComplete="off"
+                  spellCheck={false}
+                  type={numberOnly ? 'tel' : 'text'}
+                  inputMode={numberOnly ? 'tel' : undefined}
+                  placeholder={numberOnly ? '+44 20 7946 0018' : undefined}
+                  hint={
+                    number ? (numberOnly ? t('hints.messengerNumber') : t('hints.messengerNumberOrName')) : undefined
+                  }
+                />
+                {number && (
+                  <SameAsPhoneButton
+                    phone={p.data.phone}
+                    onCopy={(phone) => form.setValue(name, phone, { shouldDirty: true, shouldValidate: true })}
+                  />
+                )}
+              </div>
+            );
+          })}
         </fieldset>
       ))}
     </SectionForm>

@@ -113,22 +113,28 @@ describe('validation rules (spec section 5), each with its text, and nothing cha
     ['unknown gender', { section: 'gender', gender: 'robot' }, 'gender', "Gender can't be blank!"],
     ['blank phone', { section: 'phone', phone: '' }, 'phone', "Phone can't be blank!"],
     [
-      'a phone without +',
+      'a phone without + or 00',
       { section: 'phone', phone: '020 7946 0018' },
       'phone',
-      'Phone must be in international format starting with +.',
+      'Phone needs its country code: start with + or 00, for example +44 20 7946 0018.',
     ],
     [
-      'a phone number that does not exist',
+      'a phone number too short for its country',
       { section: 'phone', phone: '+44 12' },
       'phone',
-      'Phone must be in international format starting with +.',
+      'This is too short for a number in the United Kingdom.',
+    ],
+    [
+      'a phone number not in use',
+      { section: 'phone', phone: '+44 7700 900123' },
+      'phone',
+      'This is not a number in use in the United Kingdom.',
     ],
     [
       'a phone with letters',
       { section: 'phone', phone: '+44 20 CALL ME' },
       'phone',
-      'Phone must be in international format starting with +.',
+      'Phone may contain only digits, spaces, brackets, dots, dashes and a + at the start.',
     ],
     ['missing city', { section: 'location', city_id: null }, 'city_id', "City can't be blank!"],
     [
@@ -210,10 +216,12 @@ describe('validation rules (spec section 5), each with its text, and nothing cha
       { headers: { 'x-language': 'de' } },
     );
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors.phone).toEqual(['Telefon muss im internationalen Format mit + am Anfang stehen.']);
+    expect(res.json().errors.phone).toEqual([
+      'Telefon braucht die Ländervorwahl: beginne mit + oder 00, zum Beispiel +49 30 12345678.',
+    ]);
   });
 
-  it('accepts real names and stores the phone formatted', async () => {
+  it('accepts real names and stores the phone as E.164', async () => {
     const { id, session } = await newAdvertiser();
     for (const name of ['Anna', 'Mary-Jane', "D'Arcy", 'Lady Sasha', 'Zoë', 'Anna2', 'Ана']) {
       const res = await update(session, { section: 'screen_name', screen_name: `${name}` });
@@ -221,8 +229,8 @@ describe('validation rules (spec section 5), each with its text, and nothing cha
     }
     const res = await update(session, { section: 'phone', phone: '+442079460018' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.phone).toBe('+44 20 7946 0018');
-    expect((await profileRow(id)).phone).toBe('+44 20 7946 0018');
+    expect(res.json().data.phone).toBe('+442079460018');
+    expect((await profileRow(id)).phone).toBe('+442079460018');
   });
 
   it('stamps an edit with the app clock (the lastmod of the sitemap), not the database clock', async () => {

@@ -3,7 +3,10 @@
 // Everything is invented (names from ./names, texts from ./texts); nobody signs into a demo account.
 import crypto from 'node:crypto';
 import { eq, inArray, or, sql } from 'drizzle-orm';
+import { getExampleNumber, type CountryCode } from 'libphonenumber-js/max';
+import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { RATE_KEYS, SERVICES, WEEKDAYS } from '#shared/constants.ts';
+import { checkPhone } from '#shared/rules/phone.ts';
 import type { Db, Tx } from '../../db/client';
 import { accounts, cities, ledgerAccounts, listings, media, products, profiles } from '../../db/schema';
 import type { MediaStore } from '../../lib/media-store';
@@ -244,12 +247,44 @@ function buildAvailability(rnd: Random) {
   return availability;
 }
 
+/** Area codes of real cities, for +1 numbers in the 555-0100 to 555-0199 block kept for fiction. */
+const NANP_AREAS: Record<string, string[]> = {
+  US: ['212', '310', '305', '312', '415', '702', '213', '646', '404', '617'],
+  CA: ['416', '604', '514', '403', '613', '778'],
+};
+
+/**
+ * A demo phone number the Phone field accepts (libphonenumber's isValid, #shared/rules/phone.ts), kept as
+ * E.164 as the form keeps it. Ranges reserved for fiction where the country has one that its numbering
+ * plan counts as in use: Ofcom's London drama block 020 7946 0xxx (its mobile block 07700 900xxx is
+ * not a number in use, and the form refuses it) and the NANP's 555-01xx. Elsewhere the country's
+ * example mobile number from libphonenumber with its last digits drawn. The draws are the ones the seed
+ * always made (3 for GB, 3 for +1, 9 elsewhere), so every later value of the seed stays the same.
+ */
 function buildPhone(rnd: Random, country: SeedCountry): string {
   const d = (n: number) => Array.from({ length: n }, () => rnd.int(0, 9)).join('');
-  // Ranges reserved for fiction where a country has them (Ofcom's 07700 900xxx, NANP's 555-01xx).
-  if (country.code === 'GB') return `+44 7700 900${d(3)}`;
-  if (country.callingCode === '1') return `+1 ${rnd.int(201, 989)} 555 01${d(2)}`;
-  return `+${country.callingCode} ${rnd.int(1, 9)}${d(2)} ${d(3)} ${d(3)}`;
+  const keep = (number: string) => {
+    const checked = checkPhone(number);
+    if (!checked.ok) throw new Error(`seed: ${number} is not a number the Phone field accepts`);
+    return checked.e164;
+  };
+  if (country.code === 'GB') return keep(`+44 20 7946 0${d(3)}`);
+  if (country.callingCode === '1') {
+    const areas = NANP_AREAS[country.code] ?? NANP_AREAS.US;
+    return keep(`+1 ${areas[rnd.int(201, 989) % areas.length]} 555 01${d(2)}`);
+  }
+  rnd.int(1, 9);
+  d(2);
+  const tail = `${d(3)}${d(3)}`;
+  const example = getExampleNumber(country.code as CountryCode, mobileExamples);
+  if (!example) throw new Error(`seed: libphonenumber has no example number for ${country.code}`);
+  const national = example.nationalNumber;
+  // Six digits drawn where the plan allows them, else three (every seeded country allows three).
+  for (const n of [6, 3]) {
+    const checked = checkPhone(`+${example.countryCallingCode}${national.slice(0, -n)}${tail.slice(-n)}`);
+    if (checked.ok) return checked.e164;
+  }
+  return keep(example.number);
 }
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
