@@ -22,6 +22,7 @@ import { TtlCache } from '../../lib/ttl-cache';
 import { countsToday, type Visitor } from '../../lib/visitor-count';
 import { directoryVersion, placesVersion } from './directory.version';
 import * as repo from './directory.repo';
+import * as lists from './lists.repo';
 import { findGallery, findProfile, findTours } from './profile-read.repo';
 import { COUNTED_TOTAL, pageTotal, presentItems } from './list-page.service';
 import { localizeProfile, presentProfile } from './directory.presenter';
@@ -60,13 +61,13 @@ async function resolveScope(ctx: AppContext, filter: DirectoryFilter, v: string)
   const { countries, cities } = cachesOf(ctx);
   const places = placesVersion(v);
   const country = await countries.get(`${places}|${filter.country}`, () =>
-    repo.findCountryBySlug(ctx.db, filter.country),
+    lists.findCountryBySlug(ctx.db, filter.country),
   );
   if (!country) throw notFound(msg('directory.unknownCountry'));
   const placeSlug = filter.place;
   const place = placeSlug
     ? await cities.get(`${places}|${country.code}|${placeSlug}`, () =>
-        repo.findCityBySlug(ctx.db, country.code, placeSlug),
+        lists.findCityBySlug(ctx.db, country.code, placeSlug),
       )
     : null;
   if (filter.place && !place) throw notFound(msg('directory.unknownPlace'));
@@ -106,8 +107,8 @@ async function loadNavigation(
   const { country, place: found } = await resolveScope(ctx, filter, v);
   const nl = nameLanguage(lang);
   const [rows, counts, names] = await Promise.all([
-    repo.placesWithCounts(ctx.db, country.code, filter.category, ctx.now()),
-    repo.categoryCounts(ctx.db, country.code, found?.id, ctx.now()),
+    lists.placesWithCounts(ctx.db, country.code, filter.category, ctx.now()),
+    lists.categoryCounts(ctx.db, country.code, found?.id, ctx.now()),
     nl ? namesInCountry(ctx.db, country.code, nl) : null,
   ]);
   const places = names ? rows.map((p) => ({ ...p, name: names.get(p.slug) ?? p.name })) : rows;
@@ -139,13 +140,13 @@ export async function getDirectory(
   // counted as its pages read it, up to COUNTED_TOTAL_PAGES pages ("more than" past them, 0735), once per
   // version and filter (0324).
   const [rows, total] = await Promise.all([
-    repo.findListings(ctx.db, scope, PAGE_SIZE + 1, offset),
+    lists.findListings(ctx.db, scope, PAGE_SIZE + 1, offset),
     filters
       ? cachesOf(ctx).counts.get(
           `${v}|list|${country.code}|${place?.id ?? 0}|${filter.category}|${filterKey(filters)}|${scope.now.toISOString().slice(0, 10)}`,
-          () => repo.countFilteredListings(ctx.db, scope, COUNTED_TOTAL + 1),
+          () => lists.countFilteredListings(ctx.db, scope, COUNTED_TOTAL + 1),
         )
-      : repo.countListings(ctx.db, scope),
+      : lists.countListings(ctx.db, scope),
   ]);
   const data = await presentItems(ctx, rows.slice(0, PAGE_SIZE), lang, offset + 1);
   const hasMore = rows.length > PAGE_SIZE && page < LIST_MAX_PAGE;
@@ -173,7 +174,7 @@ export async function getToursAhead(
   v ??= await directoryVersion(ctx);
   const { country, place } = await resolveScope(ctx, filter, v);
   const now = ctx.now();
-  const rows = await repo.findToursAhead(
+  const rows = await lists.findToursAhead(
     ctx.db,
     { countryCode: country.code, cityId: place!.id, category: filter.category, now },
     dayAfter(now, TOURS_AHEAD_DAYS + 1),
@@ -183,7 +184,7 @@ export async function getToursAhead(
 }
 
 export async function listCountries(ctx: AppContext, category: Category = 'escorts') {
-  return { data: await repo.countriesWithCounts(ctx.db, category, ctx.now()) };
+  return { data: await lists.countriesWithCounts(ctx.db, category, ctx.now()) };
 }
 
 export async function getProfile(
