@@ -175,7 +175,7 @@ export const PaymentData = z.object({
   methods: z.object({
     card: CardMethodInfo.nullable(),
     crypto: CryptoMethodInfo.nullable(),
-    /** Bank transfer is always offered; its details come from getBankDetails/{id}. */
+    /** Bank transfer: with the site's account (or the sandbox's outside production); details from getBankDetails/{id}. */
     bank: z.boolean(),
   }),
   cart: Cart,

@@ -6,7 +6,7 @@ import type { BankDetails, RecordBankTransferBody } from '#shared/schemas/money.
 import type { AppContext } from '../../context';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/client';
 import { writeAudit } from '../../db/audit';
-import { ValidationError } from '../../lib/errors';
+import { notFound, ValidationError } from '../../lib/errors';
 import { atomically } from './atomic';
 import { balanceOf, lockMoney, transactionByKey, transfer } from './ledger';
 import * as repo from './money.repo';
@@ -25,8 +25,15 @@ export function userOfReference(reference: string): number | null {
   return userId > 0 && bankReference(userId) === `DIR${m[1]}${m[2]}` ? userId : null;
 }
 
+/**
+ * Bank transfer is offered with a real account (BANK_IBAN), and outside production with the sandbox's
+ * placeholder; a production site without an account offers no transfer at all (issue 45 item 2).
+ */
+export const bankOffered = (env: AppContext['env']) => !!env.BANK_IBAN || env.NODE_ENV !== 'production';
+
 export function getBankDetails(ctx: AppContext, userId: number): BankDetails {
   const e = ctx.env;
+  if (!bankOffered(e)) throw notFound(msg('money.bankNotOffered'));
   const configured = !!e.BANK_IBAN;
   return {
     reference: bankReference(userId),

@@ -16,6 +16,7 @@
 import type { PaymentData, ProductsResponse } from '#shared/schemas/money.ts';
 import type { AppContext } from '../../context';
 import { positionOf } from '../listings/listings.service';
+import { bankOffered } from './bank';
 import { getCart } from './cart';
 import { holdView } from './reversals';
 import { balanceOf as ledgerBalance } from './ledger';
@@ -82,7 +83,7 @@ export async function getPaymentData(ctx: AppContext, userId: number): Promise<P
           }
         : null,
       crypto: crypto ? { provider: crypto.name, sandbox: crypto.sandbox } : null,
-      bank: true,
+      bank: bankOffered(ctx.env),
     },
     cart,
     hold,

@@ -107,6 +107,14 @@ export function LoadMethods({ data, userId, initial, returnPath, purpose }: Load
     }
   };
 
+  // A site with no way to pay configured (decision 1018): said, instead of an empty choice.
+  if (!offered.length)
+    return (
+      <div className="money-card money-methods" data-testid="load-methods">
+        <p role="status">{t('methods.none')}</p>
+      </div>
+    );
+
   return (
     <div className="money-card money-methods" data-testid="load-methods">
       <div className="money-tabs" role="tablist" aria-label={t('method.choose')}>
