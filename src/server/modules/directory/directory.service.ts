@@ -18,6 +18,7 @@ import type { Tx } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import * as policy from '../../policies';
 import type { SessionUser } from '../../plugins/session';
+import { perContext } from '../../lib/per-context';
 import { TtlCache } from '../../lib/ttl-cache';
 import { countsToday, type Visitor } from '../../lib/visitor-count';
 import { directoryVersion, placesVersion } from './directory.version';
@@ -31,26 +32,12 @@ import { msg } from '#shared/api/messages.ts';
 
 // Every key starts with the directory version (directory.cache.ts, docs/decisions/0700): nothing here is
 // ever older than the last write; the expiry only bounds the memory. One set of caches per app context.
-interface Caches {
-  counts: TtlCache<number>;
-  navigation: TtlCache<Navigation>;
-  countries: TtlCache<{ code: string; slug: string; name: string } | null>;
-  cities: TtlCache<{ id: number; slug: string; name: string } | null>;
-}
-const caches = new WeakMap<AppContext, Caches>();
-function cachesOf(ctx: AppContext): Caches {
-  let c = caches.get(ctx);
-  if (!c) {
-    c = {
-      counts: new TtlCache(60_000),
-      navigation: new TtlCache(60_000, 2000),
-      countries: new TtlCache(600_000, 1000),
-      cities: new TtlCache(600_000, 20_000),
-    };
-    caches.set(ctx, c);
-  }
-  return c;
-}
+const cachesOf = perContext(() => ({
+  counts: new TtlCache<number>(60_000),
+  navigation: new TtlCache<Navigation>(60_000, 2000),
+  countries: new TtlCache<{ code: string; slug: string; name: string } | null>(600_000, 1000),
+  cities: new TtlCache<{ id: number; slug: string; name: string } | null>(600_000, 20_000),
+}));
 
 // The search lives in search.service.ts, nearby in nearby.service.ts (docs/decisions/0760). These names
 // stay reachable from here for their callers outside the module (seo, the seed, the periodic tasks) and

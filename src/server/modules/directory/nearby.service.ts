@@ -7,30 +7,19 @@ import type { NearbyBody } from '#shared/schemas/directory.ts';
 import { hasFilters, normalizeFilters } from '#shared/rules/list-filters.ts';
 import type { AppContext } from '../../context';
 import { Gate } from '../../lib/gate';
+import { perContext } from '../../lib/per-context';
 import { TtlCache } from '../../lib/ttl-cache';
 import { directoryVersion } from './directory.version';
 import * as repo from './nearby.repo';
 import { walkNearby } from './nearby-ranks';
 import { presentItems } from './list-page.service';
 
-/** Per app context: the cities with listings (keyed by the directory version), and the gate below. */
-interface Caches {
-  nearbyCities: TtlCache<repo.CityWithListings[]>;
+/** Per app context: the cities with listings (keyed by the directory version), and a gate. */
+const cachesOf = perContext((ctx) => ({
+  nearbyCities: new TtlCache<repo.CityWithListings[]>(60_000),
   /** Nearby pages one at a time on PGlite (its queries run in this thread), a few on PostgreSQL. */
-  nearbyGate: Gate;
-}
-const caches = new WeakMap<AppContext, Caches>();
-function cachesOf(ctx: AppContext): Caches {
-  let c = caches.get(ctx);
-  if (!c) {
-    c = {
-      nearbyCities: new TtlCache(60_000),
-      nearbyGate: new Gate(ctx.dbKind === 'pglite' ? 1 : 4, 50),
-    };
-    caches.set(ctx, c);
-  }
-  return c;
-}
+  nearbyGate: new Gate(ctx.dbKind === 'pglite' ? 1 : 4, 50),
+}));
 
 /** Great-circle distance in km (the same formula as the SQL of findNearby). */
 function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number) {

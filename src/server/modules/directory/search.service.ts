@@ -8,6 +8,7 @@ import { filterKey, hasFilters, normalizeFilters } from '#shared/rules/list-filt
 import { foldText } from '../profiles/profile-derive';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
+import { perContext } from '../../lib/per-context';
 import { TtlCache } from '../../lib/ttl-cache';
 import { directoryVersion } from './directory.version';
 import * as repo from './search.repo';
@@ -15,26 +16,12 @@ import { COUNTED_TOTAL, pageTotal, presentItems } from './list-page.service';
 
 // Every key starts with the directory version (directory.cache.ts, docs/decisions/0700): nothing here is
 // ever older than the last write; the expiry only bounds the memory. One set of caches per app context.
-interface Caches {
-  counts: TtlCache<number>;
-  flags: TtlCache<boolean>;
-  estimates: TtlCache<repo.SearchEstimate>;
-  corrections: TtlCache<string[][]>;
-}
-const caches = new WeakMap<AppContext, Caches>();
-function cachesOf(ctx: AppContext): Caches {
-  let c = caches.get(ctx);
-  if (!c) {
-    c = {
-      counts: new TtlCache(60_000),
-      flags: new TtlCache(60_000),
-      estimates: new TtlCache(60_000),
-      corrections: new TtlCache(600_000),
-    };
-    caches.set(ctx, c);
-  }
-  return c;
-}
+const cachesOf = perContext(() => ({
+  counts: new TtlCache<number>(60_000),
+  flags: new TtlCache<boolean>(60_000),
+  estimates: new TtlCache<repo.SearchEstimate>(60_000),
+  corrections: new TtlCache<string[][]>(600_000),
+}));
 
 /**
  * Periodic task: the word list behind typo tolerance brought up to date with the profiles' text changes
