@@ -128,6 +128,8 @@ export interface AnswerCacheOptions {
   redisPrefix?: string;
   redisTtlMs?: number;
   now?: () => number;
+  /** Told where each answer came from (the metrics, decision 1019): memory, shared (Redis), made, or joined a making. */
+  onLookup?: (result: 'memory' | 'shared' | 'made' | 'joined') => void;
 }
 
 export class AnswerCache {
@@ -135,19 +137,25 @@ export class AnswerCache {
   private shared?: RedisLayer;
   private pending = new Map<string, Promise<Answer>>();
   private readonly now: () => number;
+  private readonly told: NonNullable<AnswerCacheOptions['onLookup']>;
 
   constructor(opts: AnswerCacheOptions = {}) {
     this.memory = new MemoryLayer(opts.maxBytes ?? 64 * 1024 * 1024);
     if (opts.redis) this.shared = new RedisLayer(opts.redis, opts.redisPrefix ?? 'answer:', opts.redisTtlMs ?? 600_000);
     this.now = opts.now ?? Date.now;
+    this.told = opts.onLookup ?? (() => undefined);
   }
 
   /** The entry under `key`, or the producer's (one producer per key at a time; a failure is not kept). */
   get(key: string, produce: () => Promise<Answer>): Answer | Promise<Answer> {
     const hit = this.memory.get(key, this.now());
-    if (hit) return hit;
+    if (hit) {
+      this.told('memory');
+      return hit;
+    }
     let p = this.pending.get(key);
-    if (!p) {
+    if (p) this.told('joined');
+    else {
       p = this.load(key, produce).finally(() => this.pending.delete(key));
       this.pending.set(key, p);
     }
@@ -157,9 +165,11 @@ export class AnswerCache {
   private async load(key: string, produce: () => Promise<Answer>): Promise<Answer> {
     const shared = this.shared ? await this.shared.get(key, this.now()) : undefined;
     if (shared) {
+      this.told('shared');
       this.memory.set(key, shared);
       return shared;
     }
+    this.told('made');
     const made = await produce();
     if (made.expires > this.now()) {
       this.memory.set(key, made);

@@ -22,7 +22,7 @@ export class Metrics {
   /** The directory's answer cache: served from this process, from Redis, or made anew. */
   readonly answerCache = new Counter({
     name: 'directory_answer_cache_lookups_total',
-    help: 'Directory answers by where they came from: memory, shared (Redis) or made (a miss)',
+    help: 'Directory answers by where they came from: memory, shared (Redis), made (a miss) or joined (a making under way)',
     labelNames: ['result'] as const,
     registers: [this.registry],
   });

@@ -67,6 +67,12 @@ describe('GET /metrics', () => {
     expect(after).toContain('route="(unmatched)"');
     expect(after).not.toContain('/api/no/such/thing');
     expect(value(after, 'directory_jobs_due')).toBeGreaterThanOrEqual(1);
+    // The directory's answer cache: the first countries answer was made, the next ones served from memory.
+    expect(value(after, 'directory_answer_cache_lookups_total{result="made"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      value(after, 'directory_answer_cache_lookups_total{result="memory"}') -
+        value(before, 'directory_answer_cache_lookups_total{result="memory"}'),
+    ).toBeGreaterThanOrEqual(2);
     expect(value(after, 'directory_jobs_oldest_due_seconds')).toBeGreaterThanOrEqual(59);
     expect(after).toContain('directory_process_cpu_user_seconds_total');
     if (backend === 'postgres') expect(after).toMatch(/directory_db_pool_connections\{pool="main",state="idle"\} \d+/);

@@ -19,6 +19,7 @@ import { findProfileLive } from './profile-read.repo';
 import { countProfileView, getProfile } from './directory.service';
 import { directoryVersion, scopedVersion, scopes } from './directory.version';
 import { FreshReads } from '../../lib/fresh-read';
+import { metricsOf } from '../../lib/metrics';
 import { commitWatchOf, type CommitWatch } from '../../db/client';
 
 const answerCaches = new WeakMap<AppContext, AnswerCache>();
@@ -30,6 +31,7 @@ export const answerCache = (ctx: AppContext): AnswerCache => {
     answers = new AnswerCache({
       redis: ctx.limiter instanceof RedisRateLimiter ? ctx.limiter.redis : undefined,
       redisPrefix: `answer:${ctx.buildId}:`,
+      onLookup: (result) => metricsOf(ctx).answerCache.inc({ result }),
     });
     answerCaches.set(ctx, answers);
   }
