@@ -11,6 +11,9 @@
 // pages (its tokenizer is where card numbers are meant to go), and the public media files (`/media/<key>`:
 // a GET of a key the store wrote, random hex and a width, which can end in a Luhn-valid run of digits: one avatar variant
 // of ~30,000 was refused with a 422). A phone field, and a run of digits written from "+", is a phone number.
+// What a card number is, in any writing (no-break spaces, dashes, dots, full-width digits...): lib/card-numbers.ts.
+// The Host and the client address (X-Forwarded-For) are searched on every request, at onRequest, since
+// the page cache and the route limits key by them before any preValidation.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { msg } from '#shared/api/messages.ts';
 import { hasCardNumber } from '../lib/card-numbers';
@@ -53,8 +56,20 @@ export async function refuseCardNumbers(request: FastifyRequest): Promise<void> 
 /** Whether the guard searches the requests of the route at this URL (its pattern, `/api/x/:id`). */
 export const cardSearched = (url: string) => !NOT_SEARCHED.some((prefix) => url.startsWith(prefix));
 
+/**
+ * The request's Host (or X-Forwarded-Host) and client address (X-Forwarded-For behind a proxy) as the app
+ * reads them: the page cache's keys, the route limits' keys and the session row hold them. Neither is ever
+ * a card number, and a request that carries one there is refused like a field. (The User-Agent, text a
+ * browser writes, is stored scrubbed instead: auth/session.repo.ts.)
+ */
+export function refuseCardHeaders(request: FastifyRequest): void {
+  if (hasCardNumber(request.host)) throw ValidationError.field('host', msg('errors.cardNumber'));
+  if (hasCardNumber(request.ip)) throw ValidationError.field('x-forwarded-for', msg('errors.cardNumber'));
+}
+
 /** Call before any route is registered. */
 export function cardGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => refuseCardHeaders(request));
   app.addHook('preValidation', async (request) => {
     if (!cardSearched(request.routeOptions.url ?? request.url)) return;
     await refuseCardNumbers(request);

@@ -11,15 +11,19 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { msg } from '#shared/api/messages.ts';
 import type { AppContext } from '../context';
+import { hasCardNumber } from '../lib/card-numbers';
 import { metricsOf } from '../lib/metrics';
 
 const PROXY_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Fastify's genReqId: the trusted proxy's id when it reads as one, else a new UUID. */
+/**
+ * Fastify's genReqId: the trusted proxy's id when it reads as one, else a new UUID. An id that holds a card
+ * number is none (a proxy that passes a client's header on would have it on every log line; 0810).
+ */
 export function requestIdGenerator(behindProxy: boolean) {
   return (req: IncomingMessage): string => {
     const given = req.headers['x-request-id'];
-    if (behindProxy && typeof given === 'string' && PROXY_ID.test(given)) return given;
+    if (behindProxy && typeof given === 'string' && PROXY_ID.test(given) && !hasCardNumber(given)) return given;
     return crypto.randomUUID();
   };
 }

@@ -7,6 +7,7 @@ import { and, eq, lt, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { sessions } from '../../db/schema';
+import { headerToStore, scrubCardNumbers } from '../../lib/card-numbers';
 import { hashToken } from '../../plugins/session';
 import type { ClientInfo } from './known-devices';
 
@@ -33,8 +34,10 @@ export async function createSession(
     id: hashToken(token),
     accountId,
     csrfToken: csrf,
-    ip: client.address,
-    userAgent: (client.userAgent ?? '').slice(0, 300),
+    // No card number, even in a User-Agent someone wrote one into: its digits scrubbed, then cut
+    // (decision 0810). The address is one (the card guard refuses a forwarded one that holds a number).
+    ip: scrubCardNumbers(client.address),
+    userAgent: headerToStore(client.userAgent, 300),
     // The app's clock: the idle check (plugins/session.ts) compares last_seen_at with ctx.now().
     createdAt: now,
     lastSeenAt: now,
