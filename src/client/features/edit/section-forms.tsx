@@ -482,7 +482,6 @@ export function LinksForm(p: SectionProps) {
                   spellCheck={false}
                   type={numberOnly ? 'tel' : 'text'}
                   inputMode={numberOnly ? 'tel' : undefined}
-                  placeholder={numberOnly ? '+44 20 7946 0018' : undefined}
                   hint={
                     number ? (numberOnly ? t('hints.messengerNumber') : t('hints.messengerNumberOrName')) : undefined
                   }
