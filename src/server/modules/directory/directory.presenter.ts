@@ -9,6 +9,7 @@ import type { MediaStore } from '../../lib/media-store';
 import { pictureOf } from '../media/media.service';
 import type { GalleryRow, ProfileRow } from './profile-read.repo';
 import type { ListingRow } from './listing-rows.repo';
+import { formatPhone } from '#shared/rules/phone.ts';
 
 type AvatarColumns = Pick<
   ListingRow,
@@ -96,7 +97,8 @@ export function presentProfile(
     personality: row.personality ?? [],
     languages: row.languages ?? [],
     currency: row.currency,
-    phone: row.phone,
+    // Kept as E.164; shown grouped as its country writes it (0311). The tel: link strips the spaces again.
+    phone: row.phone && formatPhone(row.phone),
     landmark: row.landmark,
     city: row.city_id
       ? {

@@ -59,6 +59,15 @@ describe('Phone accepts what people type and keeps E.164', () => {
     expect(res.json().data.phone).toBe('+442079460018');
     expect((await profileRow(id)).phone).toBe('+442079460018');
   });
+
+  it('shows the kept number to visitors grouped as its country writes it', async () => {
+    const { id, session } = await newAdvertiser();
+    expect((await update(session, { section: 'phone', phone: '00442079460018' })).statusCode).toBe(200);
+    // Her own profile page (not listed yet): the same presenter as a visitor's.
+    const profile = await t.app.inject({ method: 'GET', url: `/api/getProfile/${id}`, cookies: session.cookies });
+    expect(profile.statusCode, profile.body).toBe(200);
+    expect(profile.json().profile.phone).toBe('+44 20 7946 0018');
+  });
 });
 
 describe('a refused number: 422 with its reason, naming the country, and nothing written', () => {
