@@ -60,16 +60,19 @@ export interface BuildOptions {
   httpLimits?: Partial<HttpLimits>;
 }
 
+/** An email address in a logged URL (a query string, a path segment), plain or percent-encoded. */
+const EMAIL_IN_URL = /[^/?&=#\s]+(?:@|%40)[^/?&=#\s]+/gi;
+
 /**
- * What a log line says of a request: never a card number someone put in the URL, the Host or a forwarded
- * address (lib/card-numbers.ts; the line of an incoming request is written before the card guard runs).
+ * What a log line says of a request (decision 1019): never a card number someone put in the URL or the
+ * Host (lib/card-numbers.ts; the line of an incoming request is written before the card guard runs), no
+ * email address, and no visitor's IP address; the request id (reqId, on every line) ties the lines together.
  */
 function logRequest(req: FastifyRequest) {
   return {
     method: req.method,
-    url: urlForLog(req.url),
+    url: urlForLog(req.url).replace(EMAIL_IN_URL, '[email]'),
     host: maskCardNumbers(req.host),
-    remoteAddress: maskCardNumbers(req.ip),
   };
 }
 

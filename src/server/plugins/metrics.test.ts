@@ -149,3 +149,25 @@ describe('request ids', () => {
     }
   });
 });
+
+describe('request log lines', () => {
+  it('carry the request id of the answer, and neither the address nor an email of the visitor', async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp({ LOG_LEVEL: 'debug' }, { logStream: { write: (l: string) => lines.push(l) } });
+    try {
+      const res = await logged.app.inject({
+        method: 'GET',
+        url: '/api/directory/countries?email=someone%40example.test&x=other@example.test',
+        remoteAddress: '203.0.113.77',
+      });
+      const id = res.headers['x-request-id'];
+      const mine = lines.map((l) => JSON.parse(l) as { reqId?: string }).filter((l) => l.reqId === id);
+      expect(mine.length).toBeGreaterThanOrEqual(2); // incoming request, request completed
+      const text = lines.join('\n');
+      expect(text).not.toContain('203.0.113.77');
+      expect(text).not.toMatch(/example\.test/);
+    } finally {
+      await logged.close();
+    }
+  });
+});
