@@ -1,7 +1,7 @@
 // A saved number the phone rule now refuses (issue 44 item 2; docs/decisions/0311): the edit screen shows it
 // with the reason, naming the country, in her language, and the way to correct it; an accepted or missing
 // number shows nothing. "Same as my phone" is offered only when she has a number to copy.
-import { createElement } from 'react';
+import { createElement, type FunctionComponent } from 'react';
 import { MemoryRouter } from 'react-router';
 import type { i18n as I18n } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ beforeAll(async () => {
   i18n = await testI18n(['edit']);
 });
 
-async function render(lng: string, element: Parameters<typeof createElement>[0], props: object) {
+async function render<P extends object>(lng: string, element: FunctionComponent<P>, props: P) {
   await i18n.changeLanguage(lng);
   return renderWith(i18n, createElement(MemoryRouter, null, createElement(element, props)));
 }

@@ -96,7 +96,16 @@ describe('directory answers', () => {
     expect(doc.paths['/api/getProfile/{id}'].get.responses['304'].content).toBeUndefined();
     expect(JSON.stringify(doc.paths['/api/getProfile/{id}'].get.responses['200'])).toContain('screen_name');
     expect(statuses('/api/directory/getDirectory', 'post')).toEqual(['200', '403', '404', '413', '415', '422', '503']);
-    expect(statuses('/api/directory/setFeedback', 'post')).toEqual(['200', '403', '404', '413', '415', '422', '429', '503']);
+    expect(statuses('/api/directory/setFeedback', 'post')).toEqual([
+      '200',
+      '403',
+      '404',
+      '413',
+      '415',
+      '422',
+      '429',
+      '503',
+    ]);
     expect(JSON.stringify(doc.paths['/api/directory/setFeedback'].post.responses['200'])).toContain('notification');
     expect(statuses('/api/help/contact', 'post')).toEqual(['200', '403', '413', '415', '422', '429', '503']);
     expect(statuses('/api/getLanguage/{lang}', 'get')).toEqual(['200', '304', '404', '414', '422', '503']);
