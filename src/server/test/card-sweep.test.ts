@@ -24,9 +24,12 @@ import { RedisRateLimiter } from '../lib/rate-limiter';
 import { jobHandlers } from '../tasks';
 import { CARD_WRITINGS, card } from './card-writings';
 import { createAdvertiser, createSession, seedGeo } from './factories';
-import { createTestApp } from './helpers';
+import { backend, createTestApp } from './helpers';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// The guard is the subject, not the database: one run is enough, on PostgreSQL when the run has it (CI),
+// else on PGlite (as the fuzz suite does). Both databases store the same rows from the same requests.
+const HERE = !(process.env.TEST_DATABASE_URL && backend === 'pglite');
 const logged: string[] = [];
 // TRUST_PROXY: the client address is read from X-Forwarded-For, as behind a proxy that passes it on.
 // RATE_LIMIT_SCALE: the routes' own limits do not stop the sweep's thousands of calls before the guard.
@@ -312,7 +315,7 @@ async function redisText(): Promise<string[]> {
 
 // ---------------------------------------------------------------- the sweep
 
-describe('card numbers sent to every operation of the API, written every way', () => {
+describe.runIf(HERE)('card numbers sent to every operation of the API, written every way', () => {
   it('are refused, and afterwards are in no table, mail, job, Redis key or value, or log line', async () => {
     let next = 0;
     const texts = CARD_WRITINGS.map(([, write]) => write(CARDS[next++ % CARDS.length]));
@@ -410,7 +413,7 @@ describe('card numbers sent to every operation of the API, written every way', (
   }, 900_000);
 });
 
-describe('what holds no card number', () => {
+describe.runIf(HERE)('what holds no card number', () => {
   it('is refused by no operation, in no field', async () => {
     const luhnFails = (d: string) => d.slice(0, -1) + String((Number(d.at(-1)) + 5) % 10);
     const texts = [
