@@ -408,6 +408,35 @@ describe('reversals after the credits were spent', () => {
   });
 });
 
+describe('a refund asked twice at once (decision 0423)', () => {
+  it('the same key again while the provider is being asked: 503 pending, one refund at the provider, booked once', async () => {
+    const a = await cardLoad(1000);
+    const charge = await chargeOf(a.paymentId);
+    const body = { payment_id: a.paymentId, amount: 300, reason: 'double click', idempotency_key: key() };
+    let second: Awaited<ReturnType<typeof refund>> | undefined;
+    let first = true;
+    const off = onPause('refund_intent_written', async () => {
+      if (!first) return;
+      first = false;
+      // The first call is under way: the same key again (a double click, a client's retry).
+      second = await refund(body);
+    });
+    let res;
+    try {
+      res = await refund(body);
+    } finally {
+      off();
+    }
+    expect(second?.statusCode, second?.body).toBe(503);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ refunded: 300, duplicate: false });
+    // Asked again once the first call ended: its outcome, nothing more.
+    expect((await refund(body)).json().data).toMatchObject({ refunded: 300, duplicate: true });
+    const made = await t.ctx.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentRef, charge));
+    expect(made.map((r) => r.amount)).toEqual([300]);
+  });
+});
+
 describe('a refund racing a chargeback (decision 0423)', () => {
   it('the intent is written before the provider is asked: what is booked meanwhile sees it, and the refund made is booked', async () => {
     const a = await cardLoad(1000);

@@ -267,9 +267,28 @@ async function refundThroughProvider(
     });
   });
   if (!intent) return refundAnswer(ctx, p, true, (await repo.intentByKey(ctx.db, key))?.claimUrl ?? null);
-  const done = await carryOut(ctx, p, provider, intent);
+  const done = await carryOutOnce(ctx, p, provider, intent);
   if (done.outcome === 'refused') throw tooMuch();
   return refundAnswer(ctx, p, done.outcome === 'duplicate', done.claimUrl);
+}
+
+/**
+ * The intents whose provider call this process is making now. A second call for the same intent while one
+ * is under way (a double click, a client's retry, the settlement meeting the admin's retry) would ask a
+ * provider without an idempotency key (BTCPay) twice: it answers 503 (pending) instead, and the key asked
+ * again once the first call has ended gets its outcome. Per process: instances do not see each other's calls.
+ */
+const callsUnderWay = new Set<number>();
+
+async function carryOutOnce(...args: Parameters<typeof carryOut>): ReturnType<typeof carryOut> {
+  const id = args[3].id;
+  if (callsUnderWay.has(id)) throw refundPending();
+  callsUnderWay.add(id);
+  try {
+    return await carryOut(...args);
+  } finally {
+    callsUnderWay.delete(id);
+  }
 }
 
 /** The provider did not answer a refund: its intent stays pending (503, come back; the minute's settlement too). */
@@ -335,6 +354,9 @@ export async function resolveRefundIntents(ctx: AppContext, limit = 50): Promise
   const now = ctx.now();
   const stale = await repo.staleIntents(ctx.db, new Date(now.getTime() - INTENT_RETRY_MS), limit);
   let resolved = 0;
+  // One intent that fails otherwise than "still unknown" does not stop the others; the first such error
+  // is thrown at the end (the task's log).
+  let failure: unknown;
   for (const found of stale) {
     const p = await repo.paymentById(ctx.db, found.paymentId);
     const provider = p && p.method !== 'bank' ? providers(ctx).byName(p.method, found.provider) : null;
@@ -349,13 +371,14 @@ export async function resolveRefundIntents(ctx: AppContext, limit = 50): Promise
     });
     if (!intent) continue;
     try {
-      await carryOut(ctx, p, provider, intent);
+      await carryOutOnce(ctx, p, provider, intent);
       resolved += 1;
     } catch (err) {
       // Still unknown: tried again later.
-      if (!(err instanceof AppError && err.statusCode === 503)) throw err;
+      if (!(err instanceof AppError && err.statusCode === 503)) failure ??= err;
     }
   }
+  if (failure) throw failure;
   return resolved;
 }
 

@@ -166,15 +166,19 @@ const NEVER_STARTED_AFTER_MS = 15 * 60_000;
 export async function settleOpenPayments(ctx: AppContext, limit = 100): Promise<number> {
   const open = await repo.openPayments(ctx.db, limit);
   let settled = 0;
-  for (const p of open) {
-    const outcome = await refresh(ctx, p);
-    if (outcome === 'never_started' && ctx.now().getTime() - p.createdAt.getTime() > NEVER_STARTED_AFTER_MS) {
-      await applyState(ctx, p.id, { status: 'failed', ref: `none_${providerKey(p.id)}`, failure: 'never_started' });
+  try {
+    for (const p of open) {
+      const outcome = await refresh(ctx, p);
+      if (outcome === 'never_started' && ctx.now().getTime() - p.createdAt.getTime() > NEVER_STARTED_AFTER_MS) {
+        await applyState(ctx, p.id, { status: 'failed', ref: `none_${providerKey(p.id)}`, failure: 'never_started' });
+      }
+      if (outcome === 'applied') settled += 1;
     }
-    if (outcome === 'applied') settled += 1;
+  } finally {
+    // Refunds asked of a provider whose outcome is still unknown (decision 0423): also when a payment above
+    // failed, so one payment that keeps failing never holds a refund back for good.
+    await resolveRefundIntents(ctx);
   }
-  // Refunds asked of a provider whose outcome is still unknown (decision 0423).
-  await resolveRefundIntents(ctx);
   return settled;
 }
 
