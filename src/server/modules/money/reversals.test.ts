@@ -30,6 +30,8 @@ import { fundedAdvertiser, moneyProblems, sandboxToken } from '../../test/money'
 import * as sandbox from '../sandbox-acquirer/sandbox-acquirer.service';
 import { onPause } from './fault';
 import * as money from './money.service';
+import { msg } from '#shared/api/messages.ts';
+import { AppError } from '../../lib/errors';
 
 let t: TestApp;
 let admin: number;
@@ -432,6 +434,31 @@ describe('a refund asked twice at once (decision 0423)', () => {
     expect(res.json().data).toMatchObject({ refunded: 300, duplicate: false });
     // Asked again once the first call ended: its outcome, nothing more.
     expect((await refund(body)).json().data).toMatchObject({ refunded: 300, duplicate: true });
+    const made = await t.ctx.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentRef, charge));
+    expect(made.map((r) => r.amount)).toEqual([300]);
+  });
+});
+
+describe('a pending refund asked again (decision 0423)', () => {
+  it('with another amount is refused (422, nothing asked); with its own it is carried out once', async () => {
+    const a = await cardLoad(1000);
+    const charge = await chargeOf(a.paymentId);
+    const body = { payment_id: a.paymentId, amount: 300, reason: 'unknown outcome', idempotency_key: key() };
+    // The first call never reaches the provider, and nobody knows: the intent stays pending.
+    const off = onPause('refund_intent_written', async () => {
+      throw new AppError(503, 'provider_unavailable', msg('money.refundPending'));
+    });
+    try {
+      expect((await refund(body)).statusCode).toBe(503);
+    } finally {
+      off();
+    }
+    const other = await refund({ ...body, amount: 500 });
+    expect(other.statusCode, other.body).toBe(422);
+    expect(other.json().errors.amount[0]).toMatch(/another amount/);
+    const again = await refund(body);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data).toMatchObject({ refunded: 300 });
     const made = await t.ctx.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentRef, charge));
     expect(made.map((r) => r.amount)).toEqual([300]);
   });

@@ -247,8 +247,13 @@ async function refundThroughProvider(
     await lockMoney(tx, [p.userId]);
     const known = await repo.intentByKey(tx, key);
     if (known?.status === 'booked' || (await transactionByKey(tx, key))) return null;
-    // Asked before and not known how it ended: the same refund (its amount), asked again.
-    if (known?.status === 'pending') return repo.updateIntent(tx, known.id, { attemptedAt: now });
+    // Asked before and not known how it ended: the same refund (its amount), asked again. The same key with
+    // another amount is another refund: refused, the provider knows the key by its first amount.
+    if (known?.status === 'pending') {
+      if (body.amount !== undefined && body.amount !== known.amount)
+        throw ValidationError.field('amount', msg('money.refundKeyAmount'));
+      return repo.updateIntent(tx, known.id, { attemptedAt: now });
+    }
     const locked = await repo.lockPayment(tx, p.id);
     const { refundable } = await refundableOf(tx, locked);
     const amount = body.amount ?? refundable;
