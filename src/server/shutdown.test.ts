@@ -3,7 +3,7 @@
 // arrive after the listener has closed), and SIGTERM while they are in flight. Every request sent before
 // the signal is answered (none reset), readiness answers 503 on new connections during SHUTDOWN_DELAY,
 // then new connections are refused, idle kept-alive connections are closed, and the process exits 0.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -12,8 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, createScratchDatabase } from './test/helpers';
-
-const root = path.resolve(import.meta.dirname, '../..');
+import { killServer, spawnServer } from './test/spawn-server';
 
 let dataDir: string;
 let child: ChildProcess | null = null;
@@ -26,11 +25,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const agent of agents) agent.destroy();
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const gone = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGKILL');
-    await gone;
-  }
+  await killServer(child);
   await dropDatabase?.();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -47,37 +42,18 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     extra.DATABASE_URL = scratch.url;
     dropDatabase = scratch.drop;
   }
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/test/draining-server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      SESSION_SECRET: crypto.randomBytes(16).toString('hex'),
-      LOG_LEVEL: 'silent',
-      // The burst comes from one address: no route cap may answer it 429.
-      RATE_LIMIT_SCALE: '1000',
-      PORT: '0',
-      ...extra,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await spawnServer('src/server/test/draining-server.ts', {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: crypto.randomBytes(16).toString('hex'),
+    LOG_LEVEL: 'silent',
+    // The burst comes from one address: no route cap may answer it 429.
+    RATE_LIMIT_SCALE: '1000',
+    ...extra,
+    ...env,
   });
-  child = proc;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  let output = '';
-  proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /listening (\d+)/.exec(output);
-      if (m) resolve(Number(m[1]));
-    });
-    void exited.then(({ code, signal }) => reject(new Error(`server exited (${code ?? signal}) at start:\n${output}`)));
-  });
-  return { port, exited };
+  child = server.proc;
+  return { port: server.port, exited: server.exited };
 }
 
 interface Answer {

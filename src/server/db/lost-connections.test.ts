@@ -5,7 +5,7 @@
 // afterwards the same calls answer as before. Then the database is made unreachable for new connections
 // (the server's own connections ended, new ones refused): 503 with Retry-After, never 500, and back to 200
 // when it is reachable again.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,8 +17,7 @@ import { loadEnv } from '../env';
 import { httpClient, type ApiAnswer } from '../test/api-client';
 import { createAdvertiser, createSession, seedGeo, type Session } from '../test/factories';
 import { backend, createScratchDatabase } from '../test/helpers';
-
-const root = path.resolve(import.meta.dirname, '../../..');
+import { killServer, spawnServer } from '../test/spawn-server';
 
 describe.runIf(backend === 'postgres')('lost PostgreSQL connections (decision 1017)', { timeout: 240_000 }, () => {
   let dataDir: string;
@@ -28,8 +27,7 @@ describe.runIf(backend === 'postgres')('lost PostgreSQL connections (decision 10
   let admin: pg.Client;
   let child: ChildProcess | null = null;
   let base = '';
-  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  let output = '';
+  let output = () => '';
   const sessions: Session[] = [];
 
   beforeAll(async () => {
@@ -58,33 +56,14 @@ describe.runIf(backend === 'postgres')('lost PostgreSQL connections (decision 10
     admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
 
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/test/server-process.ts'], {
-      cwd: root,
-      env: { ...process.env, ...env, PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
-    proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const port = await new Promise<number>((resolve, reject) => {
-      proc.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const m = /listening (\d+)/.exec(output);
-        if (m) resolve(Number(m[1]));
-      });
-      void exited.then(({ code, signal }) =>
-        reject(new Error(`server exited (${code ?? signal}) at start:\n${output}`)),
-      );
-    });
-    base = `http://127.0.0.1:${port}`;
+    const server = await spawnServer('src/server/test/server-process.ts', env);
+    child = server.proc;
+    output = server.output;
+    base = server.base;
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGKILL');
-      await gone;
-    }
+    await killServer(child);
     await admin?.query(`alter database "${databaseName}" allow_connections true`).catch(() => undefined);
     await admin?.end();
     await drop?.();
@@ -134,7 +113,7 @@ describe.runIf(backend === 'postgres')('lost PostgreSQL connections (decision 10
     await Promise.all(clients);
     api.close();
 
-    expect(alive(), `the server exited:\n${output}`).toBe(true);
+    expect(alive(), `the server exited:\n${output()}`).toBe(true);
     expect(ended).toBeGreaterThan(8);
     expect(answers.length).toBeGreaterThan(100);
     const statuses = answers.map((a) => a.status);

@@ -3,7 +3,7 @@
 // applied twice. The server is a real child process (src/server/test/server-process.ts) on a PGlite data
 // directory, or on a PostgreSQL database of its own; it dies by SIGKILL at an injected point, the next
 // start settles what the crash left open (settleOpenPayments, 2 s after start), and retries change nothing.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,11 +18,11 @@ import { startBtcpayStandIn } from '../../test/btcpay-stand-in';
 import { startCutProxy } from '../../test/cut-proxy';
 import { createAdvertiser, createSession, seedGeo, type Session } from '../../test/factories';
 import { backend, createScratchDatabase } from '../../test/helpers';
+import { killServer, spawnServer } from '../../test/spawn-server';
 import { moneyProblems, sandboxToken } from '../../test/money';
 import { addToCart } from './cart';
 import * as money from './money.service';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
 const PRICE = 500;
 const LOAD = 1000;
 
@@ -51,11 +51,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const gone = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGKILL');
-    await gone;
-  }
+  await killServer(child);
   await dropDatabase?.();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -80,26 +76,13 @@ async function startServer(
   env: Record<string, string> = {},
 ): Promise<Server> {
   // tsx as a loader, not its CLI: the process we watch is the one that kills itself.
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/test/server-process.ts'], {
-    cwd: root,
-    env: { ...process.env, ...baseEnv, ...env, PORT: '0', ...(faultPoint ? { MONEY_FAULT_POINT: faultPoint } : {}) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await spawnServer('src/server/test/server-process.ts', {
+    ...baseEnv,
+    ...env,
+    ...(faultPoint ? { MONEY_FAULT_POINT: faultPoint } : {}),
   });
-  child = proc;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  let output = '';
-  proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /listening (\d+)/.exec(output);
-      if (m) resolve(Number(m[1]));
-    });
-    void exited.then(({ code, signal }) => reject(new Error(`server exited (${code ?? signal}) at start:\n${output}`)));
-  });
-  return { base: `http://127.0.0.1:${port}`, exited };
+  child = server.proc;
+  return { base: server.base, exited: server.exited };
 }
 
 async function stopServer(server: Server) {
